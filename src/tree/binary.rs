@@ -1,0 +1,172 @@
+//! Complete binary trees given by their `2^h` leaves: the shape the textbook functions take.
+//!
+//! [`BinaryTree::value`] returns the exact minimax value by the fastest method we have, and
+//! [`BinaryTree::alphabeta`] returns exactly what the textbook fail-soft alpha-beta returns
+//! (see [`crate::tree::reference::alphabeta`]), bounds included, without recursion.
+
+use super::{TreeError, height_of};
+
+/// The deepest binary tree a slice can hold: `2^63` leaves would not fit in memory anyway.
+const MAX_BINARY_HEIGHT: usize = 63;
+
+/// A complete binary tree: `2^height` leaves, the leftmost first.
+#[derive(Debug, Clone, Copy)]
+pub struct BinaryTree<'a> {
+    leaves: &'a [i32],
+    height: u32,
+}
+
+impl<'a> BinaryTree<'a> {
+    /// The tree over `leaves`, whose length must be a power of two (1 is a lone leaf).
+    pub fn new(leaves: &'a [i32]) -> Result<Self, TreeError> {
+        let height = height_of(leaves.len(), 2)?;
+        Ok(BinaryTree { leaves, height })
+    }
+
+    /// The number of levels below the root.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The leaves, leftmost first.
+    pub fn leaves(&self) -> &'a [i32] {
+        self.leaves
+    }
+
+    /// The subtree rooted at node `index` of level `depth` (the root is depth 0, index 0).
+    pub fn subtree(&self, depth: u32, index: usize) -> Result<BinaryTree<'a>, TreeError> {
+        if depth > self.height {
+            return Err(TreeError::DepthBeyondHeight);
+        }
+        if index >= 1usize << depth {
+            return Err(TreeError::NodeOutOfRange);
+        }
+        let height = self.height - depth;
+        let width = 1usize << height;
+        Ok(BinaryTree {
+            leaves: &self.leaves[index * width..(index + 1) * width],
+            height,
+        })
+    }
+
+    /// The exact minimax value of the root, where MAX moves first if `max_at_root`.
+    pub fn value(&self, max_at_root: bool) -> i32 {
+        self.alphabeta(max_at_root, i32::MIN, i32::MAX)
+    }
+
+    /// The textbook fail-soft alpha-beta over the window `(alpha, beta)`: children left to
+    /// right, a node stops when `beta <= alpha`. Returns exactly what
+    /// [`reference::alphabeta`](crate::tree::reference::alphabeta) returns, for any window.
+    pub fn alphabeta(&self, max_at_root: bool, alpha: i32, beta: i32) -> i32 {
+        alphabeta_iterative(self.leaves, self.height, max_at_root, alpha, beta)
+    }
+}
+
+/// One inner node on the explicit stack: its window, its best value so far, and whether
+/// its second (right) child is the one to visit next.
+#[derive(Clone, Copy)]
+struct Frame {
+    alpha: i32,
+    beta: i32,
+    best: i32,
+    right_next: bool,
+}
+
+fn alphabeta_iterative(
+    leaves: &[i32],
+    height: u32,
+    max_at_root: bool,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    let height = height as usize;
+    if height == 0 {
+        return leaves[0];
+    }
+    assert!(
+        height <= MAX_BINARY_HEIGHT,
+        "a slice cannot hold 2^{height} leaves"
+    );
+    let start = |alpha, beta, is_max: bool| Frame {
+        alpha,
+        beta,
+        best: if is_max { i32::MIN } else { i32::MAX },
+        right_next: false,
+    };
+    let mut stack = [start(0, 0, false); MAX_BINARY_HEIGHT];
+    let is_max_at = |depth: usize| max_at_root ^ (depth % 2 == 1);
+
+    stack[0] = start(alpha, beta, max_at_root);
+    let mut depth = 0; // the frame on top of the stack
+    let mut index = 0usize; // that frame's node index within its level
+    loop {
+        // Visit the next child of the node on top.
+        let frame = stack[depth];
+        let child = index * 2 + frame.right_next as usize;
+        if depth + 1 < height {
+            depth += 1;
+            index = child;
+            stack[depth] = start(frame.alpha, frame.beta, is_max_at(depth));
+            continue;
+        }
+        let mut val = leaves[child];
+        // Hand `val` up until some node still has a child to visit.
+        loop {
+            let frame = &mut stack[depth];
+            if is_max_at(depth) {
+                frame.best = frame.best.max(val);
+                frame.alpha = frame.alpha.max(frame.best);
+            } else {
+                frame.best = frame.best.min(val);
+                frame.beta = frame.beta.min(frame.best);
+            }
+            if frame.right_next || frame.beta <= frame.alpha {
+                val = frame.best;
+                if depth == 0 {
+                    return val;
+                }
+                depth -= 1;
+                index /= 2;
+            } else {
+                frame.right_next = true;
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::reference;
+
+    #[test]
+    fn subtree_checks_its_query() {
+        let leaves = [1, 2, 3, 4];
+        let tree = BinaryTree::new(&leaves).unwrap();
+        assert_eq!(tree.subtree(1, 1).unwrap().leaves(), &[3, 4]);
+        assert_eq!(tree.subtree(2, 3).unwrap().leaves(), &[4]);
+        assert_eq!(
+            tree.subtree(3, 0).unwrap_err(),
+            TreeError::DepthBeyondHeight
+        );
+        assert_eq!(tree.subtree(1, 2).unwrap_err(), TreeError::NodeOutOfRange);
+    }
+
+    #[test]
+    fn alphabeta_matches_reference_on_every_small_window() {
+        let leaves = [13, 8, 24, -5, 23, 15, -14, -20];
+        let tree = BinaryTree::new(&leaves).unwrap();
+        for alpha in -25..=25 {
+            for beta in -25..=25 {
+                for max in [true, false] {
+                    assert_eq!(
+                        tree.alphabeta(max, alpha, beta),
+                        reference::alphabeta(3, 0, 0, max, &leaves, alpha, beta),
+                        "window ({alpha}, {beta}), max {max}"
+                    );
+                }
+            }
+        }
+    }
+}
