@@ -1,0 +1,109 @@
+//! The checked API for complete trees stored as a leaf array: every argument validated,
+//! and a solution with the optimal line and statistics.
+
+use super::boundary::status_call;
+use super::status::mm_status::{self, *};
+use crate::tree::{Algorithm, CompleteTree, Solution};
+
+/// An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
+#[allow(non_camel_case_types)]
+pub type mm_algorithm = u32;
+/// Plain minimax: visits every node (the teaching reference).
+pub const MM_ALGORITHM_MINIMAX: mm_algorithm = 0;
+/// The textbook fail-soft alpha-beta: children left to right, cut when `beta <= alpha`.
+pub const MM_ALGORITHM_ALPHABETA: mm_algorithm = 1;
+
+/// The longest optimal line an `mm_solution` holds: a tree of `2^64` leaves would not fit
+/// in memory, so every leaf array's height is below it.
+pub const MM_MAX_LINE: usize = 64;
+
+/// What a search did.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct mm_stats {
+    /// Nodes entered, the root and the leaves included.
+    pub nodes: u64,
+    /// Leaves whose value was read.
+    pub leaves: u64,
+    /// Inner nodes left before their last child because `beta <= alpha`.
+    pub cutoffs: u64,
+}
+
+/// The answer to a solved tree.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct mm_solution {
+    /// The minimax value of the root.
+    pub value: i32,
+    /// The index of the leaf reached when both sides play optimally (the leftmost on ties).
+    pub best_leaf: usize,
+    /// How many entries of `line` are used: the tree's height.
+    pub line_len: usize,
+    /// The optimal line: the child index (0 = leftmost) chosen at each level, root first.
+    pub line: [usize; MM_MAX_LINE],
+    /// What the search did.
+    pub stats: mm_stats,
+}
+
+fn algorithm_from(code: mm_algorithm) -> Result<Algorithm, mm_status> {
+    match code {
+        MM_ALGORITHM_MINIMAX => Ok(Algorithm::Minimax),
+        MM_ALGORITHM_ALPHABETA => Ok(Algorithm::AlphaBeta),
+        _ => Err(MM_ERR_UNKNOWN_ALGORITHM),
+    }
+}
+
+fn to_c(tree: &CompleteTree<'_>, s: &Solution) -> mm_solution {
+    let mut line = [0; MM_MAX_LINE];
+    line[..s.line.len()].copy_from_slice(&s.line);
+    mm_solution {
+        value: s.value,
+        best_leaf: tree.leaf_index(&s.line),
+        line_len: s.line.len(),
+        line,
+        stats: mm_stats {
+            nodes: s.stats.nodes,
+            leaves: s.stats.leaves,
+            cutoffs: s.stats.cutoffs,
+        },
+    }
+}
+
+/// Solves the complete tree whose `count` leaves are `leaves` (leftmost first), where
+/// every inner node has `branching` children and MAX moves at the root if `max_at_root`.
+/// `count` must be `branching^h` for some `h >= 0`; 1 means the root is a leaf.
+///
+/// Returns `MM_OK` and fills `*out`, or an error status and leaves `*out` untouched:
+/// `MM_ERR_NULL_ARGUMENT`, `MM_ERR_BRANCHING_TOO_SMALL` (0 or 1), `MM_ERR_NO_LEAVES`,
+/// `MM_ERR_LEAF_COUNT_NOT_A_POWER`, `MM_ERR_TOO_MANY_LEAVES`, `MM_ERR_UNKNOWN_ALGORITHM`.
+///
+/// # Safety
+/// `leaves` must point to `count` readable `int32_t`s, and `out` to a writable
+/// `mm_solution`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_solve_leaves(
+    leaves: *const i32,
+    count: usize,
+    branching: usize,
+    max_at_root: bool,
+    algorithm: mm_algorithm,
+    out: *mut mm_solution,
+) -> mm_status {
+    status_call(|| {
+        if leaves.is_null() || out.is_null() {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        }
+        let algorithm = algorithm_from(algorithm)?;
+        if count > isize::MAX as usize / size_of::<i32>() {
+            return Err(MM_ERR_TOO_MANY_LEAVES);
+        }
+        // SAFETY: the caller guarantees `count` readable int32_t at `leaves` (non-NULL,
+        // checked), and `count * 4` fits in isize (checked), as from_raw_parts requires.
+        let leaves = unsafe { std::slice::from_raw_parts(leaves, count) };
+        let tree = CompleteTree::new(leaves, branching)?;
+        let solution = to_c(&tree, &tree.solve(max_at_root, algorithm));
+        // SAFETY: `out` is non-NULL (checked) and the caller guarantees it is writable.
+        unsafe { out.write(solution) };
+        Ok(())
+    })
+}

@@ -1,0 +1,9 @@
+//! The C boundary: argument checks, status codes, the panic boundary, and conversions
+//! between C and Rust types. No search is decided here; every function calls
+//! [`crate::tree`]. The declarations C sees are generated into `include/minimax.h`.
+
+pub mod boundary;
+pub mod leaves;
+pub mod status;
+pub mod textbook;
+pub mod version;

@@ -1,0 +1,146 @@
+//! Status codes: their values are part of the ABI, so they are explicit and never reused.
+
+use std::ffi::{CStr, c_char, c_int};
+
+use crate::tree::TreeError;
+
+/// The outcome of a call. `MM_OK` is 0; every other value names one error. Values are
+/// fixed forever: new codes get new numbers, and a retired number is never given again.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum mm_status {
+    /// Success.
+    MM_OK = 0,
+    /// The library hit an internal error (a Rust panic) and stopped it at the boundary.
+    MM_ERR_PANIC = 1,
+    /// A required pointer argument was NULL.
+    MM_ERR_NULL_ARGUMENT = 2,
+    /// The tree height (`h` or `height`) was negative.
+    MM_ERR_NEGATIVE_HEIGHT = 3,
+    /// The tree height was above `MM_MAX_HEIGHT`, so `2^height` would not fit in an `int`.
+    MM_ERR_HEIGHT_TOO_LARGE = 4,
+    /// `depth` was negative.
+    MM_ERR_NEGATIVE_DEPTH = 5,
+    /// `depth` was greater than the tree height.
+    MM_ERR_DEPTH_BEYOND_HEIGHT = 6,
+    /// `nodeIndex` was outside `[0, 2^depth)`.
+    MM_ERR_NODE_OUT_OF_RANGE = 7,
+    /// The leaf count was zero.
+    MM_ERR_NO_LEAVES = 8,
+    /// The branching factor was 0 or 1; it must be at least 2.
+    MM_ERR_BRANCHING_TOO_SMALL = 9,
+    /// The leaf count was not `branching^h` for any `h >= 0`.
+    MM_ERR_LEAF_COUNT_NOT_A_POWER = 10,
+    /// The leaf count was larger than any array in memory can be.
+    MM_ERR_TOO_MANY_LEAVES = 11,
+    /// The algorithm was not one of the `MM_ALGORITHM_*` values.
+    MM_ERR_UNKNOWN_ALGORITHM = 12,
+}
+
+use mm_status::*;
+
+/// Every status, in value order (the tests check that values are distinct).
+const ALL: [mm_status; 13] = [
+    MM_OK,
+    MM_ERR_PANIC,
+    MM_ERR_NULL_ARGUMENT,
+    MM_ERR_NEGATIVE_HEIGHT,
+    MM_ERR_HEIGHT_TOO_LARGE,
+    MM_ERR_NEGATIVE_DEPTH,
+    MM_ERR_DEPTH_BEYOND_HEIGHT,
+    MM_ERR_NODE_OUT_OF_RANGE,
+    MM_ERR_NO_LEAVES,
+    MM_ERR_BRANCHING_TOO_SMALL,
+    MM_ERR_LEAF_COUNT_NOT_A_POWER,
+    MM_ERR_TOO_MANY_LEAVES,
+    MM_ERR_UNKNOWN_ALGORITHM,
+];
+
+impl mm_status {
+    /// The fixed message for this status.
+    pub fn message(self) -> &'static CStr {
+        match self {
+            MM_OK => c"success",
+            MM_ERR_PANIC => c"internal error: the library stopped a panic at the C boundary",
+            MM_ERR_NULL_ARGUMENT => c"a required pointer argument is NULL",
+            MM_ERR_NEGATIVE_HEIGHT => c"the tree height is negative",
+            MM_ERR_HEIGHT_TOO_LARGE => c"the tree height is above MM_MAX_HEIGHT (30)",
+            MM_ERR_NEGATIVE_DEPTH => c"the depth is negative",
+            MM_ERR_DEPTH_BEYOND_HEIGHT => c"the depth is greater than the tree height",
+            MM_ERR_NODE_OUT_OF_RANGE => c"the node index is outside [0, 2^depth)",
+            MM_ERR_NO_LEAVES => c"the leaf count is zero",
+            MM_ERR_BRANCHING_TOO_SMALL => c"the branching factor must be at least 2",
+            MM_ERR_LEAF_COUNT_NOT_A_POWER => {
+                c"the leaf count is not a power of the branching factor"
+            }
+            MM_ERR_TOO_MANY_LEAVES => c"the leaf count is larger than any array can be",
+            MM_ERR_UNKNOWN_ALGORITHM => c"the algorithm is not one of the MM_ALGORITHM_* values",
+        }
+    }
+}
+
+impl From<TreeError> for mm_status {
+    fn from(e: TreeError) -> Self {
+        match e {
+            TreeError::NoLeaves => MM_ERR_NO_LEAVES,
+            TreeError::BranchingTooSmall => MM_ERR_BRANCHING_TOO_SMALL,
+            TreeError::LeafCountNotAPower => MM_ERR_LEAF_COUNT_NOT_A_POWER,
+            TreeError::DepthBeyondHeight => MM_ERR_DEPTH_BEYOND_HEIGHT,
+            TreeError::NodeOutOfRange => MM_ERR_NODE_OUT_OF_RANGE,
+        }
+    }
+}
+
+/// A static, NUL-terminated message for a status code; never NULL. A code that is not a
+/// status gets "unknown status code". The string must not be freed.
+#[unsafe(no_mangle)]
+pub extern "C" fn mm_error_message(code: c_int) -> *const c_char {
+    ALL.iter()
+        .find(|s| **s as c_int == code)
+        .map_or(c"unknown status code", |s| s.message())
+        .as_ptr()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_pinned() {
+        // These numbers are the ABI: this list may grow, but no line may change.
+        let pinned = [
+            (MM_OK, 0),
+            (MM_ERR_PANIC, 1),
+            (MM_ERR_NULL_ARGUMENT, 2),
+            (MM_ERR_NEGATIVE_HEIGHT, 3),
+            (MM_ERR_HEIGHT_TOO_LARGE, 4),
+            (MM_ERR_NEGATIVE_DEPTH, 5),
+            (MM_ERR_DEPTH_BEYOND_HEIGHT, 6),
+            (MM_ERR_NODE_OUT_OF_RANGE, 7),
+            (MM_ERR_NO_LEAVES, 8),
+            (MM_ERR_BRANCHING_TOO_SMALL, 9),
+            (MM_ERR_LEAF_COUNT_NOT_A_POWER, 10),
+            (MM_ERR_TOO_MANY_LEAVES, 11),
+            (MM_ERR_UNKNOWN_ALGORITHM, 12),
+        ];
+        assert_eq!(pinned.len(), ALL.len());
+        for (status, value) in pinned {
+            assert_eq!(status as c_int, value, "{status:?}");
+        }
+    }
+
+    #[test]
+    fn every_status_has_its_own_message() {
+        let mut seen = std::collections::HashSet::new();
+        for s in ALL {
+            // SAFETY: mm_error_message always returns a pointer into a static C string.
+            let msg = unsafe { CStr::from_ptr(mm_error_message(s as c_int)) };
+            assert_eq!(msg, s.message());
+            assert!(seen.insert(msg.to_owned()), "{s:?} repeats a message");
+        }
+        // SAFETY: as above.
+        let unknown = unsafe { CStr::from_ptr(mm_error_message(-1)) };
+        assert_eq!(unknown, c"unknown status code");
+    }
+}
