@@ -1,0 +1,61 @@
+# libminimax: build the library, the C examples, and run the documents' demos.
+#   make demo      build everything in release mode and run the demos
+#   make examples  build the examples without running them
+#   make header    regenerate include/minimax.h from the Rust sources
+#   make test      cargo test (the README's test command)
+
+CARGO  ?= cargo
+CC     ?= cc
+CXX    ?= c++
+CFLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror
+CXXFLAGS ?= -O2 -Wall -Wextra -Werror
+
+LIBDIR := $(CURDIR)/target/release
+BUILD  := build
+LDLIBS := -L$(LIBDIR) -lminimax -Wl,-rpath,$(LIBDIR)
+
+C_EXAMPLES   := minimax_demo alphabeta_demo
+CPP_EXAMPLES := alphabeta_demo_cpp
+EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
+
+.PHONY: all lib examples demo header test clean FORCE
+
+all: examples
+
+# Cargo decides whether anything changed; the soname link lets the examples start.
+lib: FORCE
+	$(CARGO) build --release
+	ln -sf libminimax.so $(LIBDIR)/libminimax.so.0
+
+$(BUILD):
+	mkdir -p $@
+
+$(BUILD)/%: c_examples/%.c c_examples/read_input.h include/minimax.h lib | $(BUILD)
+	$(CC) $(CFLAGS) -Iinclude $< -o $@ $(LDLIBS)
+
+$(BUILD)/alphabeta_demo_cpp: c_examples/alphabeta_demo.cpp include/minimax.h lib | $(BUILD)
+	$(CXX) $(CXXFLAGS) -Iinclude $< -o $@ $(LDLIBS)
+
+examples: $(EXAMPLES)
+
+demo: examples
+	@echo '== minimax_demo (first document), leaves 3 5 6 9 1 2 0 -1 =='
+	@printf '8\n3 5 6 9 1 2 0 -1\n' | $(BUILD)/minimax_demo; echo
+	@echo
+	@echo '== alphabeta_demo_cpp (second document) =='
+	@$(BUILD)/alphabeta_demo_cpp
+	@echo
+	@echo '== alphabeta_demo (C), leaves 13 8 24 -5 23 15 -14 -20 =='
+	@printf '8\n13 8 24 -5 23 15 -14 -20\n' | $(BUILD)/alphabeta_demo
+
+header:
+	MM_BLESS=1 $(CARGO) test --test header
+
+test:
+	$(CARGO) test
+
+clean:
+	rm -rf $(BUILD)
+	$(CARGO) clean
+
+FORCE:
