@@ -1,0 +1,181 @@
+//! Helpers shared by the integration tests: a seeded generator, and building and running
+//! C programs against the freshly built library with the compiler the `cc` crate finds.
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+/// SplitMix64: small, seeded, and the same on every machine.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `[lo, hi]`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+    /// A leaf value: mostly small (many ties), sometimes `i32::MIN`, `i32::MAX` or anything.
+    pub fn leaf(&mut self) -> i32 {
+        match self.range(0, 19) {
+            0 => i32::MIN,
+            1 => i32::MAX,
+            2 => self.next_u64() as i32,
+            _ => self.range(-9, 9) as i32,
+        }
+    }
+    /// An alpha or beta bound, extremes included.
+    pub fn bound(&mut self) -> i32 {
+        match self.range(0, 5) {
+            0 => i32::MIN,
+            1 => i32::MAX,
+            _ => self.range(-12, 12) as i32,
+        }
+    }
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory where cargo put the library that these tests were built with.
+pub fn cargo_lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap(); // target/<profile>/deps/<test>
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// A directory of this test binary's own, under cargo's scratch space.
+pub fn scratch(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let stem = exe.file_stem().unwrap().to_string_lossy().into_owned();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(stem).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A directory holding `libminimax.so` and its soname link `libminimax.so.0`, both
+/// pointing at the library cargo just built, for programs to link and start with.
+pub fn lib_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(make_lib_dir).clone()
+}
+
+fn make_lib_dir() -> PathBuf {
+    let dir = scratch("lib");
+    let built = cargo_lib_dir().join("libminimax.so");
+    assert!(built.exists(), "{} was not built", built.display());
+    for name in ["libminimax.so", "libminimax.so.0"] {
+        let link = dir.join(name);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&built, &link).unwrap();
+    }
+    dir
+}
+
+/// The C or C++ compiler that the `cc` crate would use for this target.
+pub fn compiler(cpp: bool) -> Command {
+    cc::Build::new()
+        .cpp(cpp)
+        .target(env!("MM_TARGET"))
+        .host(env!("MM_TARGET"))
+        .opt_level(2)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .get_compiler()
+        .to_command()
+}
+
+/// Compiles `sources` (paths relative to the repository) into `out`, with the header's
+/// directory on the include path and `extra` flags (any `-l` among them go after the
+/// sources); panics with the compiler's output on failure. With `link`, links against the
+/// library with an rpath to it.
+pub fn compile(sources: &[&str], out: &Path, cpp: bool, extra: &[&str], link: bool) {
+    let (libs, flags): (Vec<&str>, Vec<&str>) = extra.iter().partition(|f| f.starts_with("-l"));
+    let mut cmd = compiler(cpp);
+    cmd.args(flags)
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg("-I")
+        .arg(root().join("c_examples"));
+    for s in sources {
+        cmd.arg(root().join(s));
+    }
+    cmd.arg("-o").arg(out);
+    if link {
+        let lib = lib_dir();
+        cmd.arg(format!("-L{}", lib.display()))
+            .arg("-lminimax")
+            .arg(format!("-Wl,-rpath,{}", lib.display()));
+    }
+    cmd.args(libs);
+    let output = cmd.output().expect("the C compiler runs");
+    assert!(
+        output.status.success(),
+        "compiling {sources:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Builds an example program from `c_examples/` with the warnings-as-errors flags, once
+/// per test binary.
+pub fn build_example(source: &str) -> PathBuf {
+    static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    built
+        .entry(source.to_string())
+        .or_insert_with(|| compile_example(source))
+        .clone()
+}
+
+fn compile_example(source: &str) -> PathBuf {
+    let cpp = source.ends_with(".cpp");
+    let name = source.replace('.', "_");
+    let out = scratch("bin").join(name);
+    let flags: &[&str] = if cpp {
+        &["-Wall", "-Wextra", "-Werror"]
+    } else {
+        &["-std=c99", "-Wall", "-Wextra", "-Werror"]
+    };
+    compile(&[&format!("c_examples/{source}")], &out, cpp, flags, true);
+    out
+}
+
+/// Runs `exe` with `input` on its standard input.
+pub fn run(exe: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    // Written from another thread, so that a program printing a lot cannot block us both.
+    // A program that stops reading early closes the pipe: that is not an error here.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

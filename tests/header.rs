@@ -1,0 +1,71 @@
+//! The committed header: it matches what build.rs generates, and C and C++ programs
+//! written for the textbook code compile against it without warnings.
+
+mod common;
+
+use std::path::Path;
+
+const GENERATED: &str = include_str!(concat!(env!("OUT_DIR"), "/minimax.h"));
+
+#[test]
+fn committed_header_is_fresh() {
+    let committed_path = common::root().join("include/minimax.h");
+    if std::env::var_os("MM_BLESS").is_some() {
+        std::fs::write(&committed_path, GENERATED).unwrap();
+    }
+    let committed = std::fs::read_to_string(&committed_path).unwrap_or_default();
+    assert!(
+        committed == GENERATED,
+        "include/minimax.h differs from the header the build generates; run `make header` and commit it"
+    );
+}
+
+#[test]
+fn header_declares_version_macros_that_match_the_library() {
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(GENERATED.contains(&format!("#define MM_VERSION_STRING \"{version}\"")));
+    let major = env!("CARGO_PKG_VERSION_MAJOR");
+    assert!(GENERATED.contains(&format!("#define MM_VERSION_MAJOR {major}\n")));
+    let lib = minimax::ffi::version::mm_version();
+    // SAFETY: mm_version returns a static NUL-terminated string.
+    let lib = unsafe { std::ffi::CStr::from_ptr(lib) };
+    assert_eq!(lib.to_str().unwrap(), version);
+}
+
+fn compile_only(source: &str, cpp: bool, flags: &[&str]) {
+    let out = common::scratch("obj")
+        .join(Path::new(source).file_name().unwrap())
+        .with_extension("o");
+    let mut all = flags.to_vec();
+    all.push("-c");
+    common::compile(&[source], &out, cpp, &all, false);
+}
+
+#[test]
+fn document_style_c_compiles_as_c99_without_warnings() {
+    // The first document's own program, its minimax removed, passes `int scores[16]`.
+    compile_only(
+        "tests/c/document_minimax_linked.c",
+        false,
+        &["-std=c99", "-Wall", "-Wextra", "-Werror"],
+    );
+    compile_only(
+        "c_examples/minimax_demo.c",
+        false,
+        &["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror"],
+    );
+}
+
+#[test]
+fn cpp_compiles_without_warnings() {
+    compile_only(
+        "c_examples/alphabeta_demo.cpp",
+        true,
+        &["-Wall", "-Wextra", "-Werror"],
+    );
+    compile_only(
+        "c_examples/alphabeta_demo.cpp",
+        true,
+        &["-std=c++11", "-pedantic", "-Wall", "-Wextra", "-Werror"],
+    );
+}
