@@ -28,6 +28,11 @@
 #define MM_MAX_HEIGHT 30
 
 /**
+ * Subtrees of `2^BLOCK_HEIGHT` leaves are valued whole.
+ */
+#define BLOCK_HEIGHT 8
+
+/**
  * The outcome of a call. `MM_OK` is 0; every other value names one error. Values are
  * fixed forever: new codes get new numbers, and a retired number is never given again.
  */
@@ -144,6 +149,17 @@ typedef struct mm_solution {
  * The textbook fail-soft alpha-beta: children left to right, cut when `beta <= alpha`.
  */
 #define MM_ALGORITHM_ALPHABETA 1
+
+/**
+ * The fastest exact method for the tree: the same value and optimal line, with
+ * statistics that count every search it made (the line's included).
+ */
+#define MM_ALGORITHM_FASTEST 2
+
+/**
+ * The algorithm to use when in doubt: `MM_ALGORITHM_FASTEST`.
+ */
+#define MM_ALGORITHM_DEFAULT MM_ALGORITHM_FASTEST
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,7 +5,8 @@ mod common;
 
 use common::Rng;
 use minimax::ffi::leaves::{
-    MM_ALGORITHM_ALPHABETA, MM_ALGORITHM_MINIMAX, mm_solution, mm_solve_leaves,
+    MM_ALGORITHM_ALPHABETA, MM_ALGORITHM_FASTEST, MM_ALGORITHM_MINIMAX, mm_solution,
+    mm_solve_leaves,
 };
 use minimax::ffi::status::mm_status::{self, *};
 use minimax::tree::reference;
@@ -75,7 +76,11 @@ fn values_and_lines_are_right_on_random_complete_trees() {
                 if b == 2 {
                     assert_eq!(values[0][0], reference::minimax(0, 0, max, &leaves, h));
                 }
-                for algorithm in [MM_ALGORITHM_MINIMAX, MM_ALGORITHM_ALPHABETA] {
+                for algorithm in [
+                    MM_ALGORITHM_MINIMAX,
+                    MM_ALGORITHM_ALPHABETA,
+                    MM_ALGORITHM_FASTEST,
+                ] {
                     let s = solve(&leaves, b, max, algorithm).unwrap();
                     assert_eq!(s.value, values[0][0]);
                     assert_eq!(s.line_len, h as usize);

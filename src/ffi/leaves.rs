@@ -12,6 +12,11 @@ pub type mm_algorithm = u32;
 pub const MM_ALGORITHM_MINIMAX: mm_algorithm = 0;
 /// The textbook fail-soft alpha-beta: children left to right, cut when `beta <= alpha`.
 pub const MM_ALGORITHM_ALPHABETA: mm_algorithm = 1;
+/// The fastest exact method for the tree: the same value and optimal line, with
+/// statistics that count every search it made (the line's included).
+pub const MM_ALGORITHM_FASTEST: mm_algorithm = 2;
+/// The algorithm to use when in doubt: `MM_ALGORITHM_FASTEST`.
+pub const MM_ALGORITHM_DEFAULT: mm_algorithm = MM_ALGORITHM_FASTEST;
 
 /// The longest optimal line an `mm_solution` holds: a tree of `2^64` leaves would not fit
 /// in memory, so every leaf array's height is below it.
@@ -49,6 +54,7 @@ fn algorithm_from(code: mm_algorithm) -> Result<Algorithm, mm_status> {
     match code {
         MM_ALGORITHM_MINIMAX => Ok(Algorithm::Minimax),
         MM_ALGORITHM_ALPHABETA => Ok(Algorithm::AlphaBeta),
+        MM_ALGORITHM_FASTEST => Ok(Algorithm::Fastest),
         _ => Err(MM_ERR_UNKNOWN_ALGORITHM),
     }
 }

@@ -1,5 +1,6 @@
 //! Complete b-ary trees stored as their leaf array, the leftmost leaf first.
 
+use super::fast;
 use super::solve::{Algorithm, GameTree, Solution, solve};
 use super::{TreeError, height_of};
 
@@ -39,6 +40,9 @@ impl<'a> CompleteTree<'a> {
 
     /// Solves the tree with MAX to move at the root if `max_at_root`.
     pub fn solve(&self, max_at_root: bool, algorithm: Algorithm) -> Solution {
+        if algorithm == Algorithm::Fastest && self.branching == 2 {
+            return fast::solve(self.leaves, self.height, max_at_root);
+        }
         solve(self, max_at_root, algorithm)
     }
 
@@ -81,7 +85,7 @@ mod tests {
     fn documents_example_and_its_line() {
         let leaves = [3, 5, 6, 9, 1, 2, 0, -1];
         let tree = CompleteTree::new(&leaves, 2).unwrap();
-        for algorithm in [Algorithm::Minimax, Algorithm::AlphaBeta] {
+        for algorithm in [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Fastest] {
             let s = tree.solve(true, algorithm);
             assert_eq!(s.value, reference::minimax(0, 0, true, &leaves, 3));
             assert_eq!(leaves[tree.leaf_index(&s.line)], s.value);

@@ -5,6 +5,7 @@
 
 pub mod binary;
 pub mod complete;
+pub mod fast;
 pub mod reference;
 pub mod solve;
 

@@ -22,6 +22,10 @@ pub enum Algorithm {
     Minimax,
     /// The textbook fail-soft alpha-beta: children left to right, cut when `beta <= alpha`.
     AlphaBeta,
+    /// The fastest exact method for the shape (for complete binary trees,
+    /// [`fast`](crate::tree::fast)); elsewhere alpha-beta. Its statistics count all the
+    /// searches it made, the ones that find the optimal line included.
+    Fastest,
 }
 
 /// What a search did.
@@ -61,7 +65,7 @@ struct Frame<N> {
 
 /// Solves `tree` with MAX to move at the root if `max_at_root`.
 pub fn solve<T: GameTree>(tree: &T, max_at_root: bool, algorithm: Algorithm) -> Solution {
-    let prune = algorithm == Algorithm::AlphaBeta;
+    let prune = algorithm != Algorithm::Minimax;
     let mut stats = Stats::default();
     let root = tree.root();
     stats.nodes = 1;

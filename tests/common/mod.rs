@@ -179,3 +179,72 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// The leaf orders the speed tests cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Random,
+    Ascending,
+    Descending,
+    /// Each node's best child first (for MAX at the root): alpha-beta's best case.
+    Best,
+    /// Distinct values placed so that alpha-beta prunes nothing.
+    Worst,
+}
+
+pub const ORDERS: [Order; 5] = [
+    Order::Random,
+    Order::Ascending,
+    Order::Descending,
+    Order::Best,
+    Order::Worst,
+];
+
+/// `2^h` leaves in the given order, MAX to move at the root.
+pub fn leaves(rng: &mut Rng, h: u32, order: Order) -> Vec<i32> {
+    let n = 1usize << h;
+    let mut v: Vec<i32> = (0..n).map(|_| rng.leaf()).collect();
+    match order {
+        Order::Random => {}
+        Order::Ascending => v.sort(),
+        Order::Descending => v.sort_by(|a, b| b.cmp(a)),
+        Order::Best => {
+            best_first(&mut v, true);
+        }
+        Order::Worst => {
+            let sorted: Vec<i32> = (0..n as i64).map(|i| (i - n as i64 / 2) as i32).collect();
+            place_worst(&mut v, &sorted, true);
+        }
+    }
+    v
+}
+
+/// Swaps subtrees so that each node's best child comes first; returns the node's value.
+fn best_first(v: &mut [i32], is_max: bool) -> i32 {
+    if v.len() == 1 {
+        return v[0];
+    }
+    let half = v.len() / 2;
+    let a = best_first(&mut v[..half], !is_max);
+    let b = best_first(&mut v[half..], !is_max);
+    if (is_max && b > a) || (!is_max && b < a) {
+        let (l, r) = v.split_at_mut(half);
+        l.swap_with_slice(r);
+    }
+    if is_max { a.max(b) } else { a.min(b) }
+}
+
+/// Under a MAX node the later child's values all lie above the earlier one's, under a MIN
+/// node below: no window from the left ever cuts.
+fn place_worst(out: &mut [i32], sorted: &[i32], is_max: bool) {
+    if out.len() == 1 {
+        out[0] = sorted[0];
+        return;
+    }
+    let half = out.len() / 2;
+    let (low, high) = sorted.split_at(half);
+    let (first, second) = if is_max { (low, high) } else { (high, low) };
+    let (l, r) = out.split_at_mut(half);
+    place_worst(l, first, !is_max);
+    place_worst(r, second, !is_max);
+}
