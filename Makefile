@@ -3,6 +3,7 @@
 #   make examples  build the examples without running them
 #   make header    regenerate include/minimax.h from the Rust sources
 #   make test      cargo test (the README's test command)
+#   make bench     the speed benchmark: textbook C code beside the library, ratios printed
 
 CARGO  ?= cargo
 CC     ?= cc
@@ -18,7 +19,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test clean FORCE
+.PHONY: all lib examples demo header test bench clean FORCE
 
 all: examples
 
@@ -47,6 +48,13 @@ demo: examples
 	@echo
 	@echo '== alphabeta_demo (C), leaves 13 8 24 -5 23 15 -14 -20 =='
 	@printf '8\n13 8 24 -5 23 15 -14 -20\n' | $(BUILD)/alphabeta_demo
+
+# The benchmark is built with -O2 like the textbook code it measures against.
+$(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUILD)
+	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude -Ibenches $< -o $@ $(LDLIBS)
+
+bench: $(BUILD)/bench
+	$(BUILD)/bench $(BENCH_ARGS)
 
 header:
 	MM_BLESS=1 $(CARGO) test --test header
