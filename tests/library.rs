@@ -5,7 +5,7 @@ mod common;
 use std::process::Command;
 
 fn tool_output(tool: &str, args: &[&str]) -> String {
-    let lib = common::cargo_lib_dir().join("libminimax.so");
+    let lib = common::lib_dir().join("libminimax.so.0");
     let out = Command::new(tool)
         .args(args)
         .arg(&lib)

@@ -55,6 +55,27 @@ pub fn cargo_lib_dir() -> PathBuf {
     exe.parent().unwrap().parent().unwrap().to_path_buf()
 }
 
+/// Builds the shared library with cargo (`cargo test` builds only the rlib) into the
+/// directory these tests were built in, with the same profile, and returns its path.
+fn build_shared_library() -> PathBuf {
+    let lib_dir = cargo_lib_dir();
+    let target_dir = lib_dir.parent().unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "--lib", "--manifest-path"])
+        .arg(root().join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target_dir);
+    if lib_dir.file_name().is_some_and(|n| n == "release") {
+        cmd.arg("--release");
+    }
+    let status = cmd.status().expect("cargo runs");
+    assert!(status.success(), "cargo build --lib failed");
+    let built = lib_dir.join("libminimax.so");
+    assert!(built.exists(), "{} was not built", built.display());
+    built
+}
+
 /// A directory of this test binary's own, under cargo's scratch space.
 pub fn scratch(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -73,8 +94,7 @@ pub fn lib_dir() -> PathBuf {
 
 fn make_lib_dir() -> PathBuf {
     let dir = scratch("lib");
-    let built = cargo_lib_dir().join("libminimax.so");
-    assert!(built.exists(), "{} was not built", built.display());
+    let built = build_shared_library();
     for name in ["libminimax.so", "libminimax.so.0"] {
         let link = dir.join(name);
         let _ = std::fs::remove_file(&link);
