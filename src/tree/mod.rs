@@ -5,13 +5,17 @@
 
 pub mod binary;
 pub mod complete;
+pub mod dot;
 pub mod fast;
+pub mod general;
 pub mod reference;
 pub mod solve;
+pub mod text;
 
 pub use binary::BinaryTree;
 pub use complete::CompleteTree;
-pub use solve::{Algorithm, GameTree, Solution, Stats, solve};
+pub use general::{CsrError, Tree};
+pub use solve::{Algorithm, GameTree, Solution, Stats, Trace, solve, solve_traced};
 
 use std::fmt;
 

@@ -4,6 +4,8 @@
 //! functions, and they live here once. They recurse, index the leaf array the way the
 //! documents do, and trust their arguments (a bad index panics, as a slice index does).
 
+use super::solve::GameTree;
+
 /// The first document's `minimax`: the value of node `node_index` at `depth` in the complete
 /// binary tree of height `h` whose `2^h` leaves are `scores`.
 pub fn minimax(depth: u32, node_index: usize, is_max: bool, scores: &[i32], h: u32) -> i32 {
@@ -92,6 +94,21 @@ pub fn alphabeta_counting(
             }
         }
         best
+    }
+}
+
+/// Plain recursive minimax over a tree of any shape: the value of `node` with MAX to move
+/// there if `is_max`. The reference for [`crate::tree::solve`].
+pub fn minimax_of<T: GameTree>(tree: &T, node: T::Node, is_max: bool) -> i32 {
+    if let Some(v) = tree.leaf_value(node) {
+        return v;
+    }
+    let values =
+        (0..tree.child_count(node)).map(|i| minimax_of(tree, tree.child(node, i), !is_max));
+    if is_max {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
     }
 }
 

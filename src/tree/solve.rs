@@ -56,6 +56,9 @@ struct Frame<N> {
     is_max: bool,
     alpha: i32,
     beta: i32,
+    /// The window the node was entered with.
+    entry_alpha: i32,
+    entry_beta: i32,
     best: i32,
     next_child: usize,
     child_count: usize,
@@ -63,13 +66,49 @@ struct Frame<N> {
     line: Vec<usize>,
 }
 
+/// Watches a search: what each node returned and where alpha-beta cut.
+pub trait Trace<N> {
+    /// `node` returned `value`, having been entered with the window `(alpha, beta)`: the
+    /// value is exact if it lies inside, else a fail-soft bound (`<= alpha`: at least the
+    /// value; `>= beta`: at most). Plain minimax reports the full window.
+    fn value(&mut self, node: N, value: i32, alpha: i32, beta: i32);
+    /// `node` stopped with `alpha >= beta` (its bounds then) before child `first_pruned`.
+    fn cut(&mut self, node: N, first_pruned: usize, alpha: i32, beta: i32);
+}
+
+/// The trace that records nothing.
+pub struct NoTrace;
+
+impl<N> Trace<N> for NoTrace {
+    fn value(&mut self, _: N, _: i32, _: i32, _: i32) {}
+    fn cut(&mut self, _: N, _: usize, _: i32, _: i32) {}
+}
+
 /// Solves `tree` with MAX to move at the root if `max_at_root`.
 pub fn solve<T: GameTree>(tree: &T, max_at_root: bool, algorithm: Algorithm) -> Solution {
+    solve_traced(tree, max_at_root, algorithm, &mut NoTrace)
+}
+
+/// [`solve`], telling `trace` what each node returned and where the search cut.
+pub fn solve_traced<T: GameTree>(
+    tree: &T,
+    max_at_root: bool,
+    algorithm: Algorithm,
+    trace: &mut impl Trace<T::Node>,
+) -> Solution {
     let prune = algorithm != Algorithm::Minimax;
+    let window = |alpha, beta| {
+        if prune {
+            (alpha, beta)
+        } else {
+            (i32::MIN, i32::MAX)
+        }
+    };
     let mut stats = Stats::default();
     let root = tree.root();
     stats.nodes = 1;
     if let Some(value) = tree.leaf_value(root) {
+        trace.value(root, value, i32::MIN, i32::MAX);
         stats.leaves = 1;
         return Solution {
             value,
@@ -90,6 +129,8 @@ pub fn solve<T: GameTree>(tree: &T, max_at_root: bool, algorithm: Algorithm) -> 
         let mut val = match tree.leaf_value(child) {
             Some(v) => {
                 stats.leaves += 1;
+                let (a, b) = window(frame.alpha, frame.beta);
+                trace.value(child, v, a, b);
                 v
             }
             None => {
@@ -130,11 +171,14 @@ pub fn solve<T: GameTree>(tree: &T, max_at_root: bool, algorithm: Algorithm) -> 
             let done = frame.next_child == frame.child_count;
             if cut && !done {
                 stats.cutoffs += 1;
+                trace.cut(frame.node, frame.next_child, frame.alpha, frame.beta);
             }
             if !(cut || done) {
                 break;
             }
             val = frame.best;
+            let (a, b) = window(frame.entry_alpha, frame.entry_beta);
+            trace.value(frame.node, val, a, b);
             if top == 0 {
                 let mut line = std::mem::take(&mut stack[0].line);
                 line.reverse();
@@ -162,28 +206,27 @@ fn enter<T: GameTree>(
     let child_count = tree.child_count(node);
     assert!(child_count > 0, "an inner node has at least one child");
     let best = if is_max { i32::MIN } else { i32::MAX };
-    if top == stack.len() {
-        stack.push(Frame {
-            node,
-            is_max,
-            alpha,
-            beta,
-            best,
-            next_child: 0,
-            child_count,
-            line: Vec::new(),
-        });
+    let line = if top < stack.len() {
+        std::mem::take(&mut stack[top].line)
     } else {
-        let f = &mut stack[top];
-        (
-            f.node,
-            f.is_max,
-            f.alpha,
-            f.beta,
-            f.best,
-            f.next_child,
-            f.child_count,
-        ) = (node, is_max, alpha, beta, best, 0, child_count);
-        f.line.clear();
+        Vec::new()
+    };
+    let frame = Frame {
+        node,
+        is_max,
+        alpha,
+        beta,
+        entry_alpha: alpha,
+        entry_beta: beta,
+        best,
+        next_child: 0,
+        child_count,
+        line,
+    };
+    if top == stack.len() {
+        stack.push(frame);
+    } else {
+        stack[top] = frame;
+        stack[top].line.clear();
     }
 }

@@ -1,0 +1,320 @@
+//! Trees of any shape: every node has any number of children, leaves carry scores, and
+//! any node may carry a label. Built from text ([`crate::tree::text`]), from CSR arrays,
+//! or from a complete tree's leaf array.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use super::solve::GameTree;
+use super::{CompleteTree, TreeError};
+
+/// A tree of any shape. Node 0 is the root; the children of node `i` are
+/// `children[start[i]..start[i] + len[i]]`, leftmost first; a node with none is a leaf.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    start: Vec<usize>,
+    len: Vec<usize>,
+    children: Vec<usize>,
+    values: Vec<i32>,
+    labels: Vec<Option<Box<str>>>,
+    parent: Vec<usize>,
+}
+
+/// Why CSR arrays do not describe a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CsrError {
+    /// No nodes: a tree has at least its root.
+    NoNodes,
+    /// `offsets` is not `node_count + 1` entries rising from 0 to `children.len()`.
+    BadOffsets,
+    /// A child index is not a node.
+    ChildOutOfRange,
+    /// The root is someone's child, a node has two parents, or a node is not reachable
+    /// from the root (a cycle).
+    NotATree,
+}
+
+impl fmt::Display for CsrError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CsrError::NoNodes => "a tree needs at least one node",
+            CsrError::BadOffsets => {
+                "offsets must rise from 0 to the child count, one more than the nodes"
+            }
+            CsrError::ChildOutOfRange => "a child index is not a node",
+            CsrError::NotATree => "the arrays do not form one tree rooted at node 0",
+        })
+    }
+}
+
+impl std::error::Error for CsrError {}
+
+const NO_PARENT: usize = usize::MAX;
+
+impl Tree {
+    /// Builds a tree from CSR arrays: node `i`'s children are
+    /// `children[offsets[i]..offsets[i + 1]]`, and `values[i]` is its score if it is a leaf
+    /// (ignored otherwise). Node 0 is the root; every other node must be the child of
+    /// exactly one node and reachable from the root.
+    pub fn from_csr(
+        offsets: &[usize],
+        children: &[usize],
+        values: &[i32],
+    ) -> Result<Tree, CsrError> {
+        let n = values.len();
+        if n == 0 {
+            return Err(CsrError::NoNodes);
+        }
+        if offsets.len() != n + 1 || offsets[0] != 0 || offsets[n] != children.len() {
+            return Err(CsrError::BadOffsets);
+        }
+        if offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(CsrError::BadOffsets);
+        }
+        let mut parent = vec![NO_PARENT; n];
+        for i in 0..n {
+            for &c in &children[offsets[i]..offsets[i + 1]] {
+                if c >= n {
+                    return Err(CsrError::ChildOutOfRange);
+                }
+                if c == 0 || parent[c] != NO_PARENT {
+                    return Err(CsrError::NotATree);
+                }
+                parent[c] = i;
+            }
+        }
+        let tree = Tree {
+            start: offsets[..n].to_vec(),
+            len: offsets.windows(2).map(|w| w[1] - w[0]).collect(),
+            children: children.to_vec(),
+            values: (0..n)
+                .map(|i| {
+                    if offsets[i] == offsets[i + 1] {
+                        values[i]
+                    } else {
+                        0
+                    }
+                })
+                .collect(),
+            labels: vec![None; n],
+            parent,
+        };
+        // One parent each and n - 1 edges: a tree exactly when every node is reachable.
+        if tree.preorder().count() != n {
+            return Err(CsrError::NotATree);
+        }
+        Ok(tree)
+    }
+
+    /// The general form of a complete tree given by its leaf array.
+    pub fn from_complete(leaves: &[i32], branching: usize) -> Result<Tree, TreeError> {
+        let complete = CompleteTree::new(leaves, branching)?;
+        let inner: usize = (0..complete.height()).map(|d| branching.pow(d)).sum();
+        let n = inner + leaves.len();
+        // Level order: node i's children are inner + ... contiguous, so offsets rise.
+        let offsets: Vec<usize> = (0..=n).map(|i| i.min(inner) * branching).collect();
+        let children: Vec<usize> = (1..n).collect();
+        let mut values = vec![0; inner];
+        values.extend_from_slice(leaves);
+        Ok(Tree::from_csr(&offsets, &children, &values).expect("a complete tree is a tree"))
+    }
+
+    /// An empty builder for parsers: nodes are added with [`Tree::add_node`].
+    pub(crate) fn builder() -> Tree {
+        Tree {
+            start: vec![],
+            len: vec![],
+            children: vec![],
+            values: vec![],
+            labels: vec![],
+            parent: vec![],
+        }
+    }
+
+    /// Adds a node (a leaf until [`Tree::set_children`]) and returns its index.
+    pub(crate) fn add_node(&mut self, value: i32, label: Option<Box<str>>) -> usize {
+        self.start.push(0);
+        self.len.push(0);
+        self.values.push(value);
+        self.labels.push(label);
+        self.parent.push(NO_PARENT);
+        self.values.len() - 1
+    }
+
+    /// Gives `node` its children, leftmost first.
+    pub(crate) fn set_children(&mut self, node: usize, kids: &[usize]) {
+        self.start[node] = self.children.len();
+        self.len[node] = kids.len();
+        self.children.extend_from_slice(kids);
+        for &k in kids {
+            self.parent[k] = node;
+        }
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The children of `node`, leftmost first (empty for a leaf).
+    pub fn children(&self, node: usize) -> &[usize] {
+        &self.children[self.start[node]..self.start[node] + self.len[node]]
+    }
+
+    pub fn is_leaf(&self, node: usize) -> bool {
+        self.len[node] == 0
+    }
+
+    /// A leaf's score (0 for an inner node).
+    pub fn value(&self, node: usize) -> i32 {
+        self.values[node]
+    }
+
+    pub fn label(&self, node: usize) -> Option<&str> {
+        self.labels[node].as_deref()
+    }
+
+    /// The parent of `node`, or `None` for the root.
+    pub fn parent(&self, node: usize) -> Option<usize> {
+        (self.parent[node] != NO_PARENT).then_some(self.parent[node])
+    }
+
+    /// The nodes in preorder (a node before its children, children left to right).
+    pub fn preorder(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut stack = vec![0];
+        std::iter::from_fn(move || {
+            let node = stack.pop()?;
+            stack.extend(self.children(node).iter().rev());
+            Some(node)
+        })
+    }
+
+    /// The number of edges on the longest path from the root to a leaf.
+    pub fn height(&self) -> usize {
+        let mut depth = vec![0usize; self.node_count()];
+        let mut height = 0;
+        for node in self.preorder() {
+            for &c in self.children(node) {
+                depth[c] = depth[node] + 1;
+                height = height.max(depth[c]);
+            }
+        }
+        height
+    }
+
+    /// Whether every label is distinct (parsed trees always are).
+    pub fn labels_are_unique(&self) -> bool {
+        let mut seen = HashSet::new();
+        self.labels.iter().flatten().all(|l| seen.insert(l))
+    }
+}
+
+/// Two trees are equal when they have the same shape, scores and labels, whatever the
+/// numbering of their nodes.
+impl PartialEq for Tree {
+    fn eq(&self, other: &Tree) -> bool {
+        let (mut a, mut b) = (self.preorder(), other.preorder());
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return true,
+                (Some(x), Some(y)) => {
+                    let same = self.len[x] == other.len[y]
+                        && self.label(x) == other.label(y)
+                        && (!self.is_leaf(x) || self.value(x) == other.value(y));
+                    if !same {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+impl GameTree for Tree {
+    type Node = usize;
+
+    fn root(&self) -> usize {
+        0
+    }
+
+    fn leaf_value(&self, node: usize) -> Option<i32> {
+        self.is_leaf(node).then(|| self.values[node])
+    }
+
+    fn child_count(&self, node: usize) -> usize {
+        self.len[node]
+    }
+
+    fn child(&self, node: usize, i: usize) -> usize {
+        self.children[self.start[node] + i]
+    }
+}
+
+/// The roots of the subtrees that alpha-beta prunes (never enters), in the order it cut
+/// them, with MAX to move at the root if `max_at_root`.
+pub fn pruned_subtrees(tree: &Tree, max_at_root: bool) -> Vec<usize> {
+    struct Cuts<'a>(&'a Tree, Vec<usize>);
+    impl super::solve::Trace<usize> for Cuts<'_> {
+        fn value(&mut self, _: usize, _: i32, _: i32, _: i32) {}
+        fn cut(&mut self, node: usize, first_pruned: usize, _: i32, _: i32) {
+            self.1
+                .extend_from_slice(&self.0.children(node)[first_pruned..]);
+        }
+    }
+    let mut cuts = Cuts(tree, Vec::new());
+    super::solve::solve_traced(tree, max_at_root, super::Algorithm::AlphaBeta, &mut cuts);
+    cuts.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csr_validation() {
+        // 0 -> (1, 2), 2 -> (3)
+        let ok = Tree::from_csr(&[0, 2, 2, 3, 3], &[1, 2, 3], &[0, 5, 0, 7]).unwrap();
+        assert_eq!((ok.node_count(), ok.height(), ok.value(3)), (4, 2, 7));
+        assert_eq!(
+            Tree::from_csr(&[0], &[], &[]).unwrap_err(),
+            CsrError::NoNodes
+        );
+        assert_eq!(
+            Tree::from_csr(&[0, 2, 1, 3, 3], &[1, 2, 3], &[0; 4]).unwrap_err(),
+            CsrError::BadOffsets
+        );
+        assert_eq!(
+            Tree::from_csr(&[0, 2, 2, 3], &[1, 2, 3], &[0; 4]).unwrap_err(),
+            CsrError::BadOffsets
+        );
+        assert_eq!(
+            Tree::from_csr(&[0, 2, 2, 3, 3], &[1, 2, 9], &[0; 4]).unwrap_err(),
+            CsrError::ChildOutOfRange
+        );
+        assert_eq!(
+            Tree::from_csr(&[0, 2, 2, 3, 3], &[1, 2, 0], &[0; 4]).unwrap_err(),
+            CsrError::NotATree
+        );
+        assert_eq!(
+            Tree::from_csr(&[0, 2, 2, 3, 3], &[1, 2, 2], &[0; 4]).unwrap_err(),
+            CsrError::NotATree
+        );
+        // 0 -> (1); 2 <-> 3 form a cycle out of the root's reach.
+        assert_eq!(
+            Tree::from_csr(&[0, 1, 1, 2, 3], &[1, 3, 2], &[0; 4]).unwrap_err(),
+            CsrError::NotATree
+        );
+    }
+
+    #[test]
+    fn from_complete_keeps_the_leaves_in_order() {
+        let t = Tree::from_complete(&[1, 2, 3, 4, 5, 6, 7, 8, 9], 3).unwrap();
+        let leaves: Vec<i32> = t
+            .preorder()
+            .filter(|&n| t.is_leaf(n))
+            .map(|n| t.value(n))
+            .collect();
+        assert_eq!(leaves, (1..=9).collect::<Vec<_>>());
+        assert_eq!(t.height(), 2);
+    }
+}

@@ -1,0 +1,342 @@
+//! The tree notation: a leaf is an integer (`-3`), an inner node is `(` its children `)`
+//! separated by whitespace or commas, any node may carry a label first (`A:(3 5)`, `D:3`),
+//! and `#` starts a comment to the end of the line. The whole text is one node, the root:
+//! `(((3 5) (6 9)) ((1 2) (0 -1)))`.
+//!
+//! The parser keeps its own stack (no recursion), so a million nested parentheses are just
+//! data, and it runs in time linear in the text.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::general::Tree;
+
+/// What is wrong with a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// A `)` with no `(` open, or a `(` never closed.
+    Unbalanced,
+    /// `()`: an inner node needs at least one child.
+    EmptyList,
+    /// A token that is neither an integer nor a label.
+    BadToken,
+    /// An integer outside `int32_t`.
+    IntegerOutOfRange,
+    /// A label used twice.
+    DuplicateLabel,
+    /// Text after the root's end.
+    TrailingText,
+    /// No node where one must be: an empty text, or a label with nothing after it.
+    MissingNode,
+}
+
+/// A parse error with its 1-based line and column (columns count bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub kind: ParseErrorKind,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The position of byte `at` in `text`, 1-based.
+fn position(text: &[u8], at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = at
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
+    (line, column)
+}
+
+fn error(text: &[u8], at: usize, kind: ParseErrorKind, message: String) -> ParseError {
+    let (line, column) = position(text, at);
+    ParseError {
+        kind,
+        line,
+        column,
+        message,
+    }
+}
+
+fn is_separator(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b','
+}
+
+fn is_token_byte(b: u8) -> bool {
+    !is_separator(b) && !matches!(b, b'(' | b')' | b'#' | b':')
+}
+
+fn is_identifier(token: &[u8]) -> bool {
+    !token.is_empty()
+        && (token[0].is_ascii_alphabetic() || token[0] == b'_')
+        && token
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+}
+
+/// An integer token's value: `Ok(None)` if it is not an integer at all.
+fn integer(token: &[u8]) -> Result<Option<i32>, ()> {
+    let digits = match token.first() {
+        Some(b'+' | b'-') => &token[1..],
+        _ => token,
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Ok(None);
+    }
+    let text = std::str::from_utf8(token).expect("ASCII");
+    text.parse::<i32>().map(Some).map_err(|_| ())
+}
+
+/// Parses the notation into a tree whose nodes are numbered in preorder.
+pub fn parse(text: &str) -> Result<Tree, ParseError> {
+    use ParseErrorKind::*;
+    let bytes = text.as_bytes();
+    let mut tree = Tree::builder();
+    // Open inner nodes: (node, where its '(' is, where its children start in `pending`).
+    let mut open: Vec<(usize, usize, usize)> = Vec::new();
+    let mut pending: Vec<usize> = Vec::new();
+    let mut labels: HashMap<&str, ()> = HashMap::new();
+    let mut label: Option<(usize, &str)> = None; // a label waiting for its node
+    let mut root_done = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if is_separator(b) {
+            i += 1;
+            continue;
+        }
+        if b == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if root_done {
+            return Err(error(
+                bytes,
+                i,
+                TrailingText,
+                "text after the end of the tree".into(),
+            ));
+        }
+        match b {
+            b'(' => {
+                let node = tree.add_node(0, label.take().map(|(_, l)| l.into()));
+                open.push((node, i, pending.len()));
+                i += 1;
+            }
+            b')' => {
+                if let Some((at, l)) = label {
+                    return Err(error(
+                        bytes,
+                        at,
+                        MissingNode,
+                        format!("label '{l}' is not followed by a node"),
+                    ));
+                }
+                let Some((node, at, first)) = open.pop() else {
+                    return Err(error(
+                        bytes,
+                        i,
+                        Unbalanced,
+                        "')' without a matching '('".into(),
+                    ));
+                };
+                if first == pending.len() {
+                    return Err(error(
+                        bytes,
+                        at,
+                        EmptyList,
+                        "'()' has no children; a node needs at least one".into(),
+                    ));
+                }
+                tree.set_children(node, &pending[first..]);
+                pending.truncate(first);
+                i += 1;
+                match open.last() {
+                    Some(_) => pending.push(node),
+                    None => root_done = true,
+                }
+            }
+            b':' => {
+                return Err(error(
+                    bytes,
+                    i,
+                    BadToken,
+                    "':' must follow a label such as A".into(),
+                ));
+            }
+            _ => {
+                let start = i;
+                while i < bytes.len() && is_token_byte(bytes[i]) {
+                    i += 1;
+                }
+                let token = &bytes[start..i];
+                if i < bytes.len() && bytes[i] == b':' && is_identifier(token) {
+                    let name = std::str::from_utf8(token).expect("ASCII");
+                    if let Some((at, l)) = label {
+                        return Err(error(
+                            bytes,
+                            at,
+                            MissingNode,
+                            format!("label '{l}' is not followed by a node"),
+                        ));
+                    }
+                    if labels.insert(name, ()).is_some() {
+                        return Err(error(
+                            bytes,
+                            start,
+                            DuplicateLabel,
+                            format!("label '{name}' is used twice"),
+                        ));
+                    }
+                    label = Some((start, name));
+                    i += 1;
+                    continue;
+                }
+                let shown = String::from_utf8_lossy(token);
+                let value = match integer(token) {
+                    Ok(Some(v)) => v,
+                    Ok(None) => {
+                        return Err(error(
+                            bytes,
+                            start,
+                            BadToken,
+                            format!("'{shown}' is not an integer or a label"),
+                        ));
+                    }
+                    Err(()) => {
+                        return Err(error(
+                            bytes,
+                            start,
+                            IntegerOutOfRange,
+                            format!("{shown} is outside int32_t"),
+                        ));
+                    }
+                };
+                let node = tree.add_node(value, label.take().map(|(_, l)| l.into()));
+                match open.last() {
+                    Some(_) => pending.push(node),
+                    None => root_done = true,
+                }
+            }
+        }
+    }
+    if let Some((at, l)) = label {
+        return Err(error(
+            bytes,
+            at,
+            MissingNode,
+            format!("label '{l}' is not followed by a node"),
+        ));
+    }
+    if let Some(&(_, at, _)) = open.last() {
+        return Err(error(bytes, at, Unbalanced, "'(' is never closed".into()));
+    }
+    if !root_done {
+        return Err(error(
+            bytes,
+            bytes.len(),
+            MissingNode,
+            "no tree: the text holds no node".into(),
+        ));
+    }
+    Ok(tree)
+}
+
+/// Writes `tree` in the notation; [`parse`] reads it back as an equal tree.
+pub fn print(tree: &Tree) -> String {
+    enum Step {
+        Node(usize),
+        Close,
+    }
+    let mut out = String::new();
+    let mut stack = vec![Step::Node(0)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Close => out.push(')'),
+            Step::Node(node) => {
+                if !out.is_empty() && !out.ends_with('(') {
+                    out.push(' ');
+                }
+                if let Some(l) = tree.label(node) {
+                    out.push_str(l);
+                    out.push(':');
+                }
+                if tree.is_leaf(node) {
+                    out.push_str(&tree.value(node).to_string());
+                } else {
+                    out.push('(');
+                    stack.push(Step::Close);
+                    stack.extend(tree.children(node).iter().rev().map(|&c| Step::Node(c)));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ParseErrorKind::*;
+
+    #[test]
+    fn documents_example_and_labels() {
+        let t = parse("(((3 5) (6 9)) ((1 2) (0 -1)))").unwrap();
+        assert_eq!(t.node_count(), 15);
+        let t = parse("A:(B:(3 5) C:(6, 9)) # a comment\n").unwrap();
+        assert_eq!(
+            (t.label(0), t.label(1), t.value(2)),
+            (Some("A"), Some("B"), 3)
+        );
+        assert_eq!(print(&t), "A:(B:(3 5) C:(6 9))");
+        assert_eq!(parse("D:3").unwrap().label(0), Some("D"));
+    }
+
+    #[test]
+    fn each_malformation_has_its_kind_and_place() {
+        let cases: [(&str, ParseErrorKind, usize, usize); 12] = [
+            ("(3 5", Unbalanced, 1, 1),
+            ("(3 5))", TrailingText, 1, 6),
+            (")", Unbalanced, 1, 1),
+            ("(3\n ())", EmptyList, 2, 2),
+            ("(3 x5)", BadToken, 1, 4),
+            ("(3 --5)", BadToken, 1, 4),
+            ("(3 2147483648)", IntegerOutOfRange, 1, 4),
+            ("(-2147483649)", IntegerOutOfRange, 1, 2),
+            ("A:(A:3 4)", DuplicateLabel, 1, 4),
+            ("(1 2) 3", TrailingText, 1, 7),
+            ("  # nothing\n", MissingNode, 2, 1),
+            ("(A: )", MissingNode, 1, 2),
+        ];
+        for (text, kind, line, column) in cases {
+            let e = parse(text).unwrap_err();
+            assert_eq!(
+                (e.kind, e.line, e.column),
+                (kind, line, column),
+                "{text:?}: {e}"
+            );
+        }
+        assert_eq!(
+            parse("(2147483647 -2147483648)").unwrap().value(2),
+            i32::MIN
+        );
+    }
+}
