@@ -89,7 +89,62 @@ typedef enum mm_status {
    * The algorithm was not one of the `MM_ALGORITHM_*` values.
    */
   MM_ERR_UNKNOWN_ALGORITHM = 12,
+  /**
+   * The tree text has a `)` without its `(`, or a `(` never closed.
+   */
+  MM_ERR_PARSE_UNBALANCED = 13,
+  /**
+   * The tree text has `()`: an inner node needs at least one child.
+   */
+  MM_ERR_PARSE_EMPTY_LIST = 14,
+  /**
+   * The tree text has a token that is neither an integer nor a label.
+   */
+  MM_ERR_PARSE_BAD_TOKEN = 15,
+  /**
+   * The tree text has an integer outside `int32_t`.
+   */
+  MM_ERR_PARSE_INTEGER_RANGE = 16,
+  /**
+   * The tree text uses a label twice.
+   */
+  MM_ERR_PARSE_DUPLICATE_LABEL = 17,
+  /**
+   * The tree text goes on after the root's end.
+   */
+  MM_ERR_PARSE_TRAILING_TEXT = 18,
+  /**
+   * The tree text has no node where one must be (empty text, or a label with nothing after it).
+   */
+  MM_ERR_PARSE_MISSING_NODE = 19,
+  /**
+   * CSR offsets are not `node_count + 1` values rising from 0 to the child count.
+   */
+  MM_ERR_CSR_BAD_OFFSETS = 20,
+  /**
+   * A CSR child index is not a node.
+   */
+  MM_ERR_CSR_CHILD_OUT_OF_RANGE = 21,
+  /**
+   * The CSR arrays do not form one tree rooted at node 0.
+   */
+  MM_ERR_CSR_NOT_A_TREE = 22,
+  /**
+   * The caller's buffer is too small; the size needed was reported.
+   */
+  MM_ERR_BUFFER_TOO_SMALL = 23,
+  /**
+   * The node index is not a node of the tree.
+   */
+  MM_ERR_NO_SUCH_NODE = 24,
 } mm_status;
+
+/**
+ * A tree of any shape (opaque). Create it with `mm_tree_parse`, `mm_tree_from_csr` or
+ * `mm_tree_from_leaves`; free it with `mm_tree_free`. Nodes are numbered from 0 (the
+ * root); parsed trees are numbered in preorder.
+ */
+typedef struct mm_tree mm_tree;
 
 /**
  * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
@@ -139,6 +194,72 @@ typedef struct mm_solution {
    */
   struct mm_stats stats;
 } mm_solution;
+
+/**
+ * Where and why a text failed to parse.
+ */
+typedef struct mm_parse_error {
+  /**
+   * 1-based line of the error.
+   */
+  size_t line;
+  /**
+   * 1-based column (in bytes) of the error.
+   */
+  size_t column;
+  /**
+   * "line L, column C: what is wrong", NUL-terminated (cut short if longer).
+   */
+  char message[160];
+} mm_parse_error;
+
+/**
+ * One node of a tree, as `mm_tree_node` reports it.
+ */
+typedef struct mm_node_info {
+  /**
+   * The parent's index, or `SIZE_MAX` for the root.
+   */
+  size_t parent;
+  /**
+   * The node's position among its parent's children (0 = leftmost; 0 for the root).
+   */
+  size_t position;
+  /**
+   * How many children it has: 0 for a leaf.
+   */
+  size_t child_count;
+  /**
+   * A leaf's score (0 for an inner node).
+   */
+  int32_t value;
+  /**
+   * The node's label, or NULL. Valid until the tree is freed.
+   */
+  const char *label;
+} mm_node_info;
+
+/**
+ * The answer to a solved tree of any shape.
+ */
+typedef struct mm_tree_solution {
+  /**
+   * The minimax value of the root.
+   */
+  int32_t value;
+  /**
+   * The node index of the leaf reached by optimal play (the leftmost on ties).
+   */
+  size_t best_leaf;
+  /**
+   * How many moves the optimal line has (written to the caller's line buffer).
+   */
+  size_t line_len;
+  /**
+   * What the search did.
+   */
+  struct mm_stats stats;
+} mm_tree_solution;
 
 /**
  * Plain minimax: visits every node (the teaching reference).
@@ -233,6 +354,137 @@ int alphabeta(int height,
               const int *values,
               int alpha,
               int beta);
+
+/**
+ * Parses `len` bytes of `text` in the tree notation (see the README) into a new tree.
+ *
+ * On success writes the handle to `*out`. On a malformed text returns one of the
+ * `MM_ERR_PARSE_*` statuses and, if `error` is not NULL, fills it with the line, column
+ * and message; `*out` is untouched.
+ *
+ * # Safety
+ * `text` must hold `len` readable bytes; `out` and `error` (if not NULL) must be writable.
+ */
+enum mm_status mm_tree_parse(const char *text,
+                             size_t len,
+                             struct mm_tree **out,
+                             struct mm_parse_error *error);
+
+/**
+ * Builds a tree from CSR arrays: node `i`'s children are
+ * `children[offsets[i] .. offsets[i + 1]]`, leftmost first, and `values[i]` is node `i`'s
+ * score if it is a leaf (ignored otherwise). `values_len` is the node count, and
+ * `offsets_len` must be one more. Node 0 is the root; every other node must be the child
+ * of exactly one node and reachable from the root.
+ *
+ * # Safety
+ * Each pointer must hold its stated number of values; `out` must be writable.
+ */
+enum mm_status mm_tree_from_csr(const size_t *offsets,
+                                size_t offsets_len,
+                                const size_t *children,
+                                size_t children_len,
+                                const int32_t *values,
+                                size_t values_len,
+                                struct mm_tree **out);
+
+/**
+ * Builds the tree of a complete tree's leaf array (as `mm_solve_leaves` takes it), so
+ * that it can be drawn or explored. Nodes are numbered level by level.
+ *
+ * # Safety
+ * `leaves` must hold `count` values; `out` must be writable.
+ */
+enum mm_status mm_tree_from_leaves(const int32_t *leaves,
+                                   size_t count,
+                                   size_t branching,
+                                   struct mm_tree **out);
+
+/**
+ * Frees a tree. NULL is allowed and does nothing.
+ *
+ * # Safety
+ * `tree` must be NULL or a handle from this library not yet freed.
+ */
+void mm_tree_free(struct mm_tree *tree);
+
+/**
+ * The tree's node count and height (edges on the longest root-to-leaf path: the most
+ * entries an optimal line can have).
+ *
+ * # Safety
+ * `tree` must be a live handle; the out-pointers must be writable.
+ */
+enum mm_status mm_tree_size(const struct mm_tree *tree, size_t *node_count, size_t *height);
+
+/**
+ * Describes node `node` of the tree.
+ *
+ * # Safety
+ * `tree` must be a live handle; `out` must be writable.
+ */
+enum mm_status mm_tree_node(const struct mm_tree *tree, size_t node, struct mm_node_info *out);
+
+/**
+ * Solves the tree with MAX to move at the root if `max_at_root`. On `MM_OK` fills `*out`
+ * and, if `line` is not NULL, writes the optimal line into `line[0 .. out->line_len]` as
+ * node indices, the root's chosen child first and the best leaf last. `line_cap` must be
+ * at least the tree's height (`mm_tree_size`), else `MM_ERR_BUFFER_TOO_SMALL`. Nothing is
+ * written on an error.
+ *
+ * # Safety
+ * `tree` must be a live handle; `out` writable; `line`, if not NULL, `line_cap` writable.
+ */
+enum mm_status mm_tree_solve(const struct mm_tree *tree,
+                             bool max_at_root,
+                             mm_algorithm algorithm,
+                             struct mm_tree_solution *out,
+                             size_t *line,
+                             size_t line_cap);
+
+/**
+ * Lists the roots of the subtrees that alpha-beta prunes (never enters) with MAX to move
+ * at the root if `max_at_root`, in the order it cut them. `*count` always receives how
+ * many there are; if `nodes` is NULL or `cap` is smaller, returns
+ * `MM_ERR_BUFFER_TOO_SMALL` and writes no node.
+ *
+ * # Safety
+ * `tree` must be a live handle; `nodes` (if not NULL) must have `cap` writable entries;
+ * `count` must be writable.
+ */
+enum mm_status mm_tree_pruned(const struct mm_tree *tree,
+                              bool max_at_root,
+                              size_t *nodes,
+                              size_t cap,
+                              size_t *count);
+
+/**
+ * Writes the tree in the notation into `buf` (NUL-terminated), which `mm_tree_parse`
+ * reads back as the same tree. `*needed` always receives the bytes needed, NUL
+ * included; if `buf` is NULL or `cap` is smaller, returns `MM_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `tree` must be a live handle; `buf` (if not NULL) must have `cap` writable bytes;
+ * `needed` must be writable.
+ */
+enum mm_status mm_tree_print(const struct mm_tree *tree, char *buf, size_t cap, size_t *needed);
+
+/**
+ * Solves the tree and writes a Graphviz DOT picture of the search into `buf`
+ * (NUL-terminated): MAX nodes as upward triangles, MIN as downward, leaves as boxes;
+ * each evaluated node's value (`<=`/`>=` for fail-soft bounds); the optimal line in red;
+ * for alpha-beta, pruned branches dashed grey with the bounds that cut them. Sizes are
+ * reported as for `mm_tree_print`.
+ *
+ * # Safety
+ * As for `mm_tree_print`.
+ */
+enum mm_status mm_tree_dot(const struct mm_tree *tree,
+                           bool max_at_root,
+                           mm_algorithm algorithm,
+                           char *buf,
+                           size_t cap,
+                           size_t *needed);
 
 /**
  * The library's version, such as "0.1.0": a static string that must not be freed. It

@@ -1,6 +1,7 @@
 //! The checked API for complete trees stored as a leaf array: every argument validated,
 //! and a solution with the optimal line and statistics.
 
+use super::args::{non_null, slice};
 use super::boundary::status_call;
 use super::status::mm_status::{self, *};
 use crate::tree::{Algorithm, CompleteTree, Solution};
@@ -50,7 +51,7 @@ pub struct mm_solution {
     pub stats: mm_stats,
 }
 
-fn algorithm_from(code: mm_algorithm) -> Result<Algorithm, mm_status> {
+pub(crate) fn algorithm_from(code: mm_algorithm) -> Result<Algorithm, mm_status> {
     match code {
         MM_ALGORITHM_MINIMAX => Ok(Algorithm::Minimax),
         MM_ALGORITHM_ALPHABETA => Ok(Algorithm::AlphaBeta),
@@ -96,16 +97,13 @@ pub unsafe extern "C" fn mm_solve_leaves(
     out: *mut mm_solution,
 ) -> mm_status {
     status_call(|| {
-        if leaves.is_null() || out.is_null() {
+        let out = non_null(out)?;
+        if leaves.is_null() {
             return Err(MM_ERR_NULL_ARGUMENT);
         }
         let algorithm = algorithm_from(algorithm)?;
-        if count > isize::MAX as usize / size_of::<i32>() {
-            return Err(MM_ERR_TOO_MANY_LEAVES);
-        }
-        // SAFETY: the caller guarantees `count` readable int32_t at `leaves` (non-NULL,
-        // checked), and `count * 4` fits in isize (checked), as from_raw_parts requires.
-        let leaves = unsafe { std::slice::from_raw_parts(leaves, count) };
+        // SAFETY: the caller guarantees `count` readable int32_t at `leaves`.
+        let leaves = unsafe { slice(leaves, count)? };
         let tree = CompleteTree::new(leaves, branching)?;
         let solution = to_c(&tree, &tree.solve(max_at_root, algorithm));
         // SAFETY: `out` is non-NULL (checked) and the caller guarantees it is writable.

@@ -2,8 +2,13 @@
 //! between C and Rust types. No search is decided here; every function calls
 //! [`crate::tree`]. The declarations C sees are generated into `include/minimax.h`.
 
+// C names: the types follow the C convention (mm_status, mm_tree), not Rust's.
+#![allow(non_camel_case_types)]
+
+pub mod args;
 pub mod boundary;
 pub mod leaves;
 pub mod status;
 pub mod textbook;
+pub mod trees;
 pub mod version;

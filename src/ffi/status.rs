@@ -2,7 +2,8 @@
 
 use std::ffi::{CStr, c_char, c_int};
 
-use crate::tree::TreeError;
+use crate::tree::text::ParseErrorKind;
+use crate::tree::{CsrError, TreeError};
 
 /// The outcome of a call. `MM_OK` is 0; every other value names one error. Values are
 /// fixed forever: new codes get new numbers, and a retired number is never given again.
@@ -36,12 +37,36 @@ pub enum mm_status {
     MM_ERR_TOO_MANY_LEAVES = 11,
     /// The algorithm was not one of the `MM_ALGORITHM_*` values.
     MM_ERR_UNKNOWN_ALGORITHM = 12,
+    /// The tree text has a `)` without its `(`, or a `(` never closed.
+    MM_ERR_PARSE_UNBALANCED = 13,
+    /// The tree text has `()`: an inner node needs at least one child.
+    MM_ERR_PARSE_EMPTY_LIST = 14,
+    /// The tree text has a token that is neither an integer nor a label.
+    MM_ERR_PARSE_BAD_TOKEN = 15,
+    /// The tree text has an integer outside `int32_t`.
+    MM_ERR_PARSE_INTEGER_RANGE = 16,
+    /// The tree text uses a label twice.
+    MM_ERR_PARSE_DUPLICATE_LABEL = 17,
+    /// The tree text goes on after the root's end.
+    MM_ERR_PARSE_TRAILING_TEXT = 18,
+    /// The tree text has no node where one must be (empty text, or a label with nothing after it).
+    MM_ERR_PARSE_MISSING_NODE = 19,
+    /// CSR offsets are not `node_count + 1` values rising from 0 to the child count.
+    MM_ERR_CSR_BAD_OFFSETS = 20,
+    /// A CSR child index is not a node.
+    MM_ERR_CSR_CHILD_OUT_OF_RANGE = 21,
+    /// The CSR arrays do not form one tree rooted at node 0.
+    MM_ERR_CSR_NOT_A_TREE = 22,
+    /// The caller's buffer is too small; the size needed was reported.
+    MM_ERR_BUFFER_TOO_SMALL = 23,
+    /// The node index is not a node of the tree.
+    MM_ERR_NO_SUCH_NODE = 24,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 13] = [
+const ALL: [mm_status; 25] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -55,6 +80,18 @@ const ALL: [mm_status; 13] = [
     MM_ERR_LEAF_COUNT_NOT_A_POWER,
     MM_ERR_TOO_MANY_LEAVES,
     MM_ERR_UNKNOWN_ALGORITHM,
+    MM_ERR_PARSE_UNBALANCED,
+    MM_ERR_PARSE_EMPTY_LIST,
+    MM_ERR_PARSE_BAD_TOKEN,
+    MM_ERR_PARSE_INTEGER_RANGE,
+    MM_ERR_PARSE_DUPLICATE_LABEL,
+    MM_ERR_PARSE_TRAILING_TEXT,
+    MM_ERR_PARSE_MISSING_NODE,
+    MM_ERR_CSR_BAD_OFFSETS,
+    MM_ERR_CSR_CHILD_OUT_OF_RANGE,
+    MM_ERR_CSR_NOT_A_TREE,
+    MM_ERR_BUFFER_TOO_SMALL,
+    MM_ERR_NO_SUCH_NODE,
 ];
 
 impl mm_status {
@@ -76,6 +113,22 @@ impl mm_status {
             }
             MM_ERR_TOO_MANY_LEAVES => c"the leaf count is larger than any array can be",
             MM_ERR_UNKNOWN_ALGORITHM => c"the algorithm is not one of the MM_ALGORITHM_* values",
+            MM_ERR_PARSE_UNBALANCED => c"the tree text has unbalanced parentheses",
+            MM_ERR_PARSE_EMPTY_LIST => c"the tree text has an empty list '()'",
+            MM_ERR_PARSE_BAD_TOKEN => {
+                c"the tree text has a token that is not an integer or a label"
+            }
+            MM_ERR_PARSE_INTEGER_RANGE => c"the tree text has an integer outside int32_t",
+            MM_ERR_PARSE_DUPLICATE_LABEL => c"the tree text uses a label twice",
+            MM_ERR_PARSE_TRAILING_TEXT => c"the tree text goes on after the end of the tree",
+            MM_ERR_PARSE_MISSING_NODE => c"the tree text is missing a node",
+            MM_ERR_CSR_BAD_OFFSETS => {
+                c"the CSR offsets are not node_count + 1 values rising from 0 to the child count"
+            }
+            MM_ERR_CSR_CHILD_OUT_OF_RANGE => c"a CSR child index is not a node",
+            MM_ERR_CSR_NOT_A_TREE => c"the CSR arrays do not form one tree rooted at node 0",
+            MM_ERR_BUFFER_TOO_SMALL => c"the buffer is too small",
+            MM_ERR_NO_SUCH_NODE => c"the node index is not a node of the tree",
         }
     }
 }
@@ -88,6 +141,31 @@ impl From<TreeError> for mm_status {
             TreeError::LeafCountNotAPower => MM_ERR_LEAF_COUNT_NOT_A_POWER,
             TreeError::DepthBeyondHeight => MM_ERR_DEPTH_BEYOND_HEIGHT,
             TreeError::NodeOutOfRange => MM_ERR_NODE_OUT_OF_RANGE,
+        }
+    }
+}
+
+impl From<CsrError> for mm_status {
+    fn from(e: CsrError) -> Self {
+        match e {
+            CsrError::NoNodes => MM_ERR_NO_LEAVES,
+            CsrError::BadOffsets => MM_ERR_CSR_BAD_OFFSETS,
+            CsrError::ChildOutOfRange => MM_ERR_CSR_CHILD_OUT_OF_RANGE,
+            CsrError::NotATree => MM_ERR_CSR_NOT_A_TREE,
+        }
+    }
+}
+
+impl From<ParseErrorKind> for mm_status {
+    fn from(e: ParseErrorKind) -> Self {
+        match e {
+            ParseErrorKind::Unbalanced => MM_ERR_PARSE_UNBALANCED,
+            ParseErrorKind::EmptyList => MM_ERR_PARSE_EMPTY_LIST,
+            ParseErrorKind::BadToken => MM_ERR_PARSE_BAD_TOKEN,
+            ParseErrorKind::IntegerOutOfRange => MM_ERR_PARSE_INTEGER_RANGE,
+            ParseErrorKind::DuplicateLabel => MM_ERR_PARSE_DUPLICATE_LABEL,
+            ParseErrorKind::TrailingText => MM_ERR_PARSE_TRAILING_TEXT,
+            ParseErrorKind::MissingNode => MM_ERR_PARSE_MISSING_NODE,
         }
     }
 }
@@ -123,6 +201,18 @@ mod tests {
             (MM_ERR_LEAF_COUNT_NOT_A_POWER, 10),
             (MM_ERR_TOO_MANY_LEAVES, 11),
             (MM_ERR_UNKNOWN_ALGORITHM, 12),
+            (MM_ERR_PARSE_UNBALANCED, 13),
+            (MM_ERR_PARSE_EMPTY_LIST, 14),
+            (MM_ERR_PARSE_BAD_TOKEN, 15),
+            (MM_ERR_PARSE_INTEGER_RANGE, 16),
+            (MM_ERR_PARSE_DUPLICATE_LABEL, 17),
+            (MM_ERR_PARSE_TRAILING_TEXT, 18),
+            (MM_ERR_PARSE_MISSING_NODE, 19),
+            (MM_ERR_CSR_BAD_OFFSETS, 20),
+            (MM_ERR_CSR_CHILD_OUT_OF_RANGE, 21),
+            (MM_ERR_CSR_NOT_A_TREE, 22),
+            (MM_ERR_BUFFER_TOO_SMALL, 23),
+            (MM_ERR_NO_SUCH_NODE, 24),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -1,0 +1,61 @@
+//! The argument helpers every exported function uses: slices from pointer and length,
+//! NULL checks, and text written into a caller's buffer.
+
+use std::ffi::c_char;
+
+use super::status::mm_status::{self, *};
+
+/// Borrows `len` values at `ptr`. A NULL pointer is an error unless `len` is 0.
+///
+/// # Safety
+/// If not NULL, `ptr` must point to `len` readable values that outlive `'a`.
+pub(crate) unsafe fn slice<'a, T>(ptr: *const T, len: usize) -> Result<&'a [T], mm_status> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(MM_ERR_NULL_ARGUMENT);
+    }
+    if len > isize::MAX as usize / size_of::<T>().max(1) {
+        return Err(MM_ERR_TOO_MANY_LEAVES);
+    }
+    // SAFETY: non-NULL (checked), `len * size_of::<T>()` fits in isize (checked), and the
+    // caller guarantees `len` readable values.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// A required pointer: NULL becomes `MM_ERR_NULL_ARGUMENT`.
+pub(crate) fn non_null<T>(ptr: *mut T) -> Result<*mut T, mm_status> {
+    if ptr.is_null() {
+        Err(MM_ERR_NULL_ARGUMENT)
+    } else {
+        Ok(ptr)
+    }
+}
+
+/// Writes `text` and a NUL into `buf` if it fits in `cap` bytes; always reports the bytes
+/// needed (NUL included) in `*needed`, which must not be NULL.
+///
+/// # Safety
+/// `needed` must be writable if not NULL; `buf`, if not NULL, must have `cap` writable bytes.
+pub(crate) unsafe fn write_text(
+    text: &str,
+    buf: *mut c_char,
+    cap: usize,
+    needed: *mut usize,
+) -> Result<(), mm_status> {
+    let needed = non_null(needed)?;
+    let size = text.len() + 1;
+    // SAFETY: `needed` is non-NULL and the caller guarantees it is writable.
+    unsafe { needed.write(size) };
+    if buf.is_null() || cap < size {
+        return Err(MM_ERR_BUFFER_TOO_SMALL);
+    }
+    // SAFETY: `buf` has `cap >= size` writable bytes (caller's guarantee, checked size);
+    // the source is `text`, which cannot overlap a buffer the caller owns.
+    unsafe {
+        std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), text.len());
+        buf.add(text.len()).write(0);
+    }
+    Ok(())
+}

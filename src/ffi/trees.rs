@@ -1,0 +1,407 @@
+//! Trees of any shape behind an opaque handle: parsed from text, built from CSR arrays or
+//! a leaf array, solved, printed back, and drawn as Graphviz DOT.
+
+use std::ffi::{CString, c_char};
+
+use super::args::{non_null, slice, write_text};
+use super::boundary::status_call;
+use super::leaves::{algorithm_from, mm_algorithm, mm_stats};
+use super::status::mm_status::{self, *};
+use crate::tree::general::pruned_subtrees;
+use crate::tree::{Tree, dot, solve, text};
+
+/// A tree of any shape (opaque). Create it with `mm_tree_parse`, `mm_tree_from_csr` or
+/// `mm_tree_from_leaves`; free it with `mm_tree_free`. Nodes are numbered from 0 (the
+/// root); parsed trees are numbered in preorder.
+pub struct mm_tree {
+    tree: Tree,
+    labels: Vec<Option<CString>>,
+}
+
+impl mm_tree {
+    fn boxed(tree: Tree) -> *mut mm_tree {
+        let labels = (0..tree.node_count())
+            .map(|n| {
+                tree.label(n)
+                    .map(|l| CString::new(l).expect("labels are identifiers"))
+            })
+            .collect();
+        Box::into_raw(Box::new(mm_tree { tree, labels }))
+    }
+}
+
+/// Where and why a text failed to parse.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mm_parse_error {
+    /// 1-based line of the error.
+    pub line: usize,
+    /// 1-based column (in bytes) of the error.
+    pub column: usize,
+    /// "line L, column C: what is wrong", NUL-terminated (cut short if longer).
+    pub message: [c_char; 160],
+}
+
+/// One node of a tree, as `mm_tree_node` reports it.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mm_node_info {
+    /// The parent's index, or `SIZE_MAX` for the root.
+    pub parent: usize,
+    /// The node's position among its parent's children (0 = leftmost; 0 for the root).
+    pub position: usize,
+    /// How many children it has: 0 for a leaf.
+    pub child_count: usize,
+    /// A leaf's score (0 for an inner node).
+    pub value: i32,
+    /// The node's label, or NULL. Valid until the tree is freed.
+    pub label: *const c_char,
+}
+
+/// The answer to a solved tree of any shape.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mm_tree_solution {
+    /// The minimax value of the root.
+    pub value: i32,
+    /// The node index of the leaf reached by optimal play (the leftmost on ties).
+    pub best_leaf: usize,
+    /// How many moves the optimal line has (written to the caller's line buffer).
+    pub line_len: usize,
+    /// What the search did.
+    pub stats: mm_stats,
+}
+
+/// Hands a new tree to the caller through `out`.
+///
+/// # Safety
+/// `out` must be writable (it is checked for NULL).
+unsafe fn give(tree: Tree, out: *mut *mut mm_tree) -> Result<(), mm_status> {
+    let out = non_null(out)?;
+    // SAFETY: `out` is non-NULL and the caller guarantees it is writable.
+    unsafe { out.write(mm_tree::boxed(tree)) };
+    Ok(())
+}
+
+/// Borrows the tree behind a handle.
+///
+/// # Safety
+/// `tree` must be NULL or a live handle from this library.
+unsafe fn borrow<'a>(tree: *const mm_tree) -> Result<&'a mm_tree, mm_status> {
+    // SAFETY: the caller guarantees a live handle or NULL, which as_ref turns into None.
+    unsafe { tree.as_ref() }.ok_or(MM_ERR_NULL_ARGUMENT)
+}
+
+/// Parses `len` bytes of `text` in the tree notation (see the README) into a new tree.
+///
+/// On success writes the handle to `*out`. On a malformed text returns one of the
+/// `MM_ERR_PARSE_*` statuses and, if `error` is not NULL, fills it with the line, column
+/// and message; `*out` is untouched.
+///
+/// # Safety
+/// `text` must hold `len` readable bytes; `out` and `error` (if not NULL) must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_parse(
+    text: *const c_char,
+    len: usize,
+    out: *mut *mut mm_tree,
+    error: *mut mm_parse_error,
+) -> mm_status {
+    status_call(|| {
+        non_null(out)?;
+        // SAFETY: the caller guarantees `len` readable bytes at `text`.
+        let bytes = unsafe { slice(text.cast::<u8>(), len)? };
+        let parsed = std::str::from_utf8(bytes).map_err(|e| {
+            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix");
+            // Non-UTF-8 bytes can be no token of the notation: report the first one.
+            text::parse(&format!("{valid}\u{fffd}")).expect_err("U+FFFD is no token")
+        });
+        let tree = match parsed.and_then(text::parse) {
+            Ok(tree) => tree,
+            Err(e) => {
+                if !error.is_null() {
+                    let mut message = [0 as c_char; 160];
+                    let full = e.to_string();
+                    for (m, b) in message.iter_mut().zip(full.bytes().take(159)) {
+                        *m = b as c_char;
+                    }
+                    // SAFETY: `error` is non-NULL and the caller guarantees it is writable.
+                    unsafe {
+                        error.write(mm_parse_error {
+                            line: e.line,
+                            column: e.column,
+                            message,
+                        })
+                    };
+                }
+                return Err(e.kind.into());
+            }
+        };
+        // SAFETY: `out` is writable (caller's guarantee).
+        unsafe { give(tree, out) }
+    })
+}
+
+/// Builds a tree from CSR arrays: node `i`'s children are
+/// `children[offsets[i] .. offsets[i + 1]]`, leftmost first, and `values[i]` is node `i`'s
+/// score if it is a leaf (ignored otherwise). `values_len` is the node count, and
+/// `offsets_len` must be one more. Node 0 is the root; every other node must be the child
+/// of exactly one node and reachable from the root.
+///
+/// # Safety
+/// Each pointer must hold its stated number of values; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_from_csr(
+    offsets: *const usize,
+    offsets_len: usize,
+    children: *const usize,
+    children_len: usize,
+    values: *const i32,
+    values_len: usize,
+    out: *mut *mut mm_tree,
+) -> mm_status {
+    status_call(|| {
+        non_null(out)?;
+        // SAFETY: the caller guarantees each array's length.
+        let (offsets, children, values) = unsafe {
+            (
+                slice(offsets, offsets_len)?,
+                slice(children, children_len)?,
+                slice(values, values_len)?,
+            )
+        };
+        let tree = Tree::from_csr(offsets, children, values)?;
+        // SAFETY: `out` is writable (caller's guarantee).
+        unsafe { give(tree, out) }
+    })
+}
+
+/// Builds the tree of a complete tree's leaf array (as `mm_solve_leaves` takes it), so
+/// that it can be drawn or explored. Nodes are numbered level by level.
+///
+/// # Safety
+/// `leaves` must hold `count` values; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_from_leaves(
+    leaves: *const i32,
+    count: usize,
+    branching: usize,
+    out: *mut *mut mm_tree,
+) -> mm_status {
+    status_call(|| {
+        non_null(out)?;
+        // SAFETY: the caller guarantees `count` values at `leaves`.
+        let leaves = unsafe { slice(leaves, count)? };
+        let tree = Tree::from_complete(leaves, branching)?;
+        // SAFETY: `out` is writable (caller's guarantee).
+        unsafe { give(tree, out) }
+    })
+}
+
+/// Frees a tree. NULL is allowed and does nothing.
+///
+/// # Safety
+/// `tree` must be NULL or a handle from this library not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_free(tree: *mut mm_tree) {
+    let _ = status_call(|| {
+        if !tree.is_null() {
+            // SAFETY: a live handle made by Box::into_raw in mm_tree::boxed, freed once.
+            drop(unsafe { Box::from_raw(tree) });
+        }
+        Ok(())
+    });
+}
+
+/// The tree's node count and height (edges on the longest root-to-leaf path: the most
+/// entries an optimal line can have).
+///
+/// # Safety
+/// `tree` must be a live handle; the out-pointers must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_size(
+    tree: *const mm_tree,
+    node_count: *mut usize,
+    height: *mut usize,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees a live handle or NULL.
+        let t = unsafe { borrow(tree)? };
+        let (node_count, height) = (non_null(node_count)?, non_null(height)?);
+        // SAFETY: both non-NULL and writable (caller's guarantee).
+        unsafe {
+            node_count.write(t.tree.node_count());
+            height.write(t.tree.height());
+        }
+        Ok(())
+    })
+}
+
+/// Describes node `node` of the tree.
+///
+/// # Safety
+/// `tree` must be a live handle; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_node(
+    tree: *const mm_tree,
+    node: usize,
+    out: *mut mm_node_info,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees a live handle or NULL.
+        let t = unsafe { borrow(tree)? };
+        let out = non_null(out)?;
+        if node >= t.tree.node_count() {
+            return Err(MM_ERR_NO_SUCH_NODE);
+        }
+        let parent = t.tree.parent(node);
+        let info = mm_node_info {
+            parent: parent.unwrap_or(usize::MAX),
+            position: parent.map_or(0, |p| {
+                t.tree.children(p).iter().position(|&c| c == node).unwrap()
+            }),
+            child_count: t.tree.children(node).len(),
+            value: t.tree.value(node),
+            label: t.labels[node]
+                .as_ref()
+                .map_or(std::ptr::null(), |l| l.as_ptr()),
+        };
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { out.write(info) };
+        Ok(())
+    })
+}
+
+/// Solves the tree with MAX to move at the root if `max_at_root`. On `MM_OK` fills `*out`
+/// and, if `line` is not NULL, writes the optimal line into `line[0 .. out->line_len]` as
+/// node indices, the root's chosen child first and the best leaf last. `line_cap` must be
+/// at least the tree's height (`mm_tree_size`), else `MM_ERR_BUFFER_TOO_SMALL`. Nothing is
+/// written on an error.
+///
+/// # Safety
+/// `tree` must be a live handle; `out` writable; `line`, if not NULL, `line_cap` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_solve(
+    tree: *const mm_tree,
+    max_at_root: bool,
+    algorithm: mm_algorithm,
+    out: *mut mm_tree_solution,
+    line: *mut usize,
+    line_cap: usize,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees a live handle or NULL.
+        let t = unsafe { borrow(tree)? };
+        let out = non_null(out)?;
+        let algorithm = algorithm_from(algorithm)?;
+        if !line.is_null() && line_cap < t.tree.height() {
+            return Err(MM_ERR_BUFFER_TOO_SMALL);
+        }
+        let s = solve(&t.tree, max_at_root, algorithm);
+        let mut node = 0;
+        let nodes: Vec<usize> = s
+            .line
+            .iter()
+            .map(|&c| {
+                node = t.tree.children(node)[c];
+                node
+            })
+            .collect();
+        if !line.is_null() {
+            // SAFETY: `line` has `line_cap >= height >= nodes.len()` writable entries.
+            unsafe { std::ptr::copy_nonoverlapping(nodes.as_ptr(), line, nodes.len()) };
+        }
+        let st = s.stats;
+        let solution = mm_tree_solution {
+            value: s.value,
+            best_leaf: node,
+            line_len: nodes.len(),
+            stats: mm_stats {
+                nodes: st.nodes,
+                leaves: st.leaves,
+                cutoffs: st.cutoffs,
+            },
+        };
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { out.write(solution) };
+        Ok(())
+    })
+}
+
+/// Lists the roots of the subtrees that alpha-beta prunes (never enters) with MAX to move
+/// at the root if `max_at_root`, in the order it cut them. `*count` always receives how
+/// many there are; if `nodes` is NULL or `cap` is smaller, returns
+/// `MM_ERR_BUFFER_TOO_SMALL` and writes no node.
+///
+/// # Safety
+/// `tree` must be a live handle; `nodes` (if not NULL) must have `cap` writable entries;
+/// `count` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_pruned(
+    tree: *const mm_tree,
+    max_at_root: bool,
+    nodes: *mut usize,
+    cap: usize,
+    count: *mut usize,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees a live handle or NULL.
+        let t = unsafe { borrow(tree)? };
+        let count = non_null(count)?;
+        let pruned = pruned_subtrees(&t.tree, max_at_root);
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { count.write(pruned.len()) };
+        if nodes.is_null() || cap < pruned.len() {
+            return Err(MM_ERR_BUFFER_TOO_SMALL);
+        }
+        // SAFETY: `nodes` has `cap >= pruned.len()` writable entries.
+        unsafe { std::ptr::copy_nonoverlapping(pruned.as_ptr(), nodes, pruned.len()) };
+        Ok(())
+    })
+}
+
+/// Writes the tree in the notation into `buf` (NUL-terminated), which `mm_tree_parse`
+/// reads back as the same tree. `*needed` always receives the bytes needed, NUL
+/// included; if `buf` is NULL or `cap` is smaller, returns `MM_ERR_BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `tree` must be a live handle; `buf` (if not NULL) must have `cap` writable bytes;
+/// `needed` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_print(
+    tree: *const mm_tree,
+    buf: *mut c_char,
+    cap: usize,
+    needed: *mut usize,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees a live handle or NULL, and the buffers.
+        unsafe { write_text(&text::print(&borrow(tree)?.tree), buf, cap, needed) }
+    })
+}
+
+/// Solves the tree and writes a Graphviz DOT picture of the search into `buf`
+/// (NUL-terminated): MAX nodes as upward triangles, MIN as downward, leaves as boxes;
+/// each evaluated node's value (`<=`/`>=` for fail-soft bounds); the optimal line in red;
+/// for alpha-beta, pruned branches dashed grey with the bounds that cut them. Sizes are
+/// reported as for `mm_tree_print`.
+///
+/// # Safety
+/// As for `mm_tree_print`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_dot(
+    tree: *const mm_tree,
+    max_at_root: bool,
+    algorithm: mm_algorithm,
+    buf: *mut c_char,
+    cap: usize,
+    needed: *mut usize,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees a live handle or NULL.
+        let t = unsafe { borrow(tree)? };
+        let (picture, _) = dot::dot(&t.tree, max_at_root, algorithm_from(algorithm)?);
+        // SAFETY: the caller guarantees the buffers.
+        unsafe { write_text(&picture, buf, cap, needed) }
+    })
+}
