@@ -15,7 +15,7 @@ LIBDIR := $(CURDIR)/target/release
 BUILD  := build
 LDLIBS := -L$(LIBDIR) -lminimax -Wl,-rpath,$(LIBDIR)
 
-C_EXAMPLES   := minimax_demo alphabeta_demo
+C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
@@ -48,6 +48,9 @@ demo: examples
 	@echo
 	@echo '== alphabeta_demo (C), leaves 13 8 24 -5 23 15 -14 -20 =='
 	@printf '8\n13 8 24 -5 23 15 -14 -20\n' | $(BUILD)/alphabeta_demo
+	@echo
+	@echo '== tree_solver c_examples/exercise.tree --dot build/exercise.dot =='
+	@$(BUILD)/tree_solver --dot $(BUILD)/exercise.dot c_examples/exercise.tree
 
 # The benchmark is built with -O2 like the textbook code it measures against.
 $(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUILD)
