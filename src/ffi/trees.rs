@@ -92,7 +92,12 @@ unsafe fn borrow<'a>(tree: *const mm_tree) -> Result<&'a mm_tree, mm_status> {
     unsafe { tree.as_ref() }.ok_or(MM_ERR_NULL_ARGUMENT)
 }
 
-/// Parses `len` bytes of `text` in the tree notation (see the README) into a new tree.
+/// Parses `len` bytes of `text` in the tree notation into a new tree. The notation:
+/// a leaf is an integer with an optional sign (`-3`); an inner node is `(`, its children
+/// separated by whitespace or commas, `)`, with at least one child; any node may carry a
+/// label first, an identifier and `:` (`A:(B:(3 5) C:(6 9))`, `D:3`); `#` starts a comment
+/// to the end of the line; the whole text is one node, the root. The first document's
+/// example is `(((3 5) (6 9)) ((1 2) (0 -1)))`.
 ///
 /// On success writes the handle to `*out`. On a malformed text returns one of the
 /// `MM_ERR_PARSE_*` statuses and, if `error` is not NULL, fills it with the line, column
