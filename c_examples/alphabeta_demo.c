@@ -12,16 +12,9 @@
 #include "read_input.h"
 
 int main(void) {
-    printf("Enter no of leaf nodes :");
+    long x;
     int h;
-    long x = demo_read_leaf_count(&h);
-    int *values = demo_alloc_leaves(x);
-    printf("\nENter terminal utility\n");
-    for (long i = 0; i < x; i++) {
-        printf("Utility %ld :", i);
-        values[i] = (int)demo_read_long("a utility", INT_MIN, INT_MAX);
-        printf("\n");
-    }
+    int *values = demo_read_leaves(&x, &h);
     int res = alphabeta(h, 0, 0, true, values, INT_MIN, INT_MAX);
     if (mm_last_error() != MM_OK) {
         demo_fail("alphabeta failed", mm_error_message(mm_last_error()));

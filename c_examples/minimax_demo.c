@@ -14,16 +14,9 @@
 #include "read_input.h"
 
 int main(void) {
-    printf("Enter no of leaf nodes :");
+    long x;
     int h;
-    long x = demo_read_leaf_count(&h);
-    int *scores = demo_alloc_leaves(x);
-    printf("\nENter terminal utility\n");
-    for (long i = 0; i < x; i++) {
-        printf("Utility %ld :", i);
-        scores[i] = (int)demo_read_long("a utility", INT_MIN, INT_MAX);
-        printf("\n");
-    }
+    int *scores = demo_read_leaves(&x, &h);
     int res = minimax(0, 0, true, scores, h);
     if (mm_last_error() != MM_OK) {
         demo_fail("minimax failed", mm_error_message(mm_last_error()));

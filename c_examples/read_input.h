@@ -84,4 +84,22 @@ static int *demo_alloc_leaves(long count) {
     return leaves;
 }
 
+/*
+ * The first document's dialogue: prompts for the number of leaves and each utility, as
+ * the document prints them, and returns the leaves (malloc'd), their count and log2.
+ */
+static int *demo_read_leaves(long *count, int *height) {
+    printf("Enter no of leaf nodes :");
+    long x = demo_read_leaf_count(height);
+    int *leaves = demo_alloc_leaves(x);
+    printf("\nENter terminal utility\n");
+    for (long i = 0; i < x; i++) {
+        printf("Utility %ld :", i);
+        leaves[i] = (int)demo_read_long("a utility", INT_MIN, INT_MAX);
+        printf("\n");
+    }
+    *count = x;
+    return leaves;
+}
+
 #endif

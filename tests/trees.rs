@@ -186,6 +186,14 @@ fn a_million_nested_parentheses() {
     assert_eq!(tree.height(), n);
     assert_eq!(solve(&tree, true, Algorithm::AlphaBeta).value, 7);
     assert_eq!(text::print(&tree), deep);
+    // Millions of nodes in one flat list parse, print and solve as well.
+    let wide = format!("({})", vec!["-1 2"; n].join(" "));
+    let tree = text::parse(&wide).unwrap();
+    assert_eq!(
+        (tree.node_count(), text::print(&tree) == wide),
+        (2 * n + 1, true)
+    );
+    assert_eq!(solve(&tree, false, Algorithm::AlphaBeta).value, -1);
     let unclosed = "(".repeat(n);
     assert_eq!(parse_ffi(&unclosed).unwrap_err().0, MM_ERR_PARSE_UNBALANCED);
     let tree = parse_ffi(&deep).unwrap();

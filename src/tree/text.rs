@@ -74,6 +74,16 @@ fn error(text: &[u8], at: usize, kind: ParseErrorKind, message: String) -> Parse
     }
 }
 
+/// The error for a label (at byte `at`) that no node follows.
+fn unused_label(text: &[u8], (at, name): (usize, &str)) -> ParseError {
+    error(
+        text,
+        at,
+        ParseErrorKind::MissingNode,
+        format!("label '{name}' is not followed by a node"),
+    )
+}
+
 fn is_separator(b: u8) -> bool {
     b.is_ascii_whitespace() || b == b','
 }
@@ -142,13 +152,8 @@ pub fn parse(text: &str) -> Result<Tree, ParseError> {
                 i += 1;
             }
             b')' => {
-                if let Some((at, l)) = label {
-                    return Err(error(
-                        bytes,
-                        at,
-                        MissingNode,
-                        format!("label '{l}' is not followed by a node"),
-                    ));
+                if let Some(label) = label {
+                    return Err(unused_label(bytes, label));
                 }
                 let Some((node, at, first)) = open.pop() else {
                     return Err(error(
@@ -190,13 +195,8 @@ pub fn parse(text: &str) -> Result<Tree, ParseError> {
                 let token = &bytes[start..i];
                 if i < bytes.len() && bytes[i] == b':' && is_identifier(token) {
                     let name = std::str::from_utf8(token).expect("ASCII");
-                    if let Some((at, l)) = label {
-                        return Err(error(
-                            bytes,
-                            at,
-                            MissingNode,
-                            format!("label '{l}' is not followed by a node"),
-                        ));
+                    if let Some(label) = label {
+                        return Err(unused_label(bytes, label));
                     }
                     if labels.insert(name, ()).is_some() {
                         return Err(error(
@@ -238,13 +238,8 @@ pub fn parse(text: &str) -> Result<Tree, ParseError> {
             }
         }
     }
-    if let Some((at, l)) = label {
-        return Err(error(
-            bytes,
-            at,
-            MissingNode,
-            format!("label '{l}' is not followed by a node"),
-        ));
+    if let Some(label) = label {
+        return Err(unused_label(bytes, label));
     }
     if let Some(&(_, at, _)) = open.last() {
         return Err(error(bytes, at, Unbalanced, "'(' is never closed".into()));
