@@ -16,6 +16,11 @@
 #define MM_VERSION_STRING "0.1.0"
 
 /**
+ * `max_depth` for "until the value is proven".
+ */
+#define MM_DEPTH_UNLIMITED UINT32_MAX
+
+/**
  * The longest optimal line an `mm_solution` holds: a tree of `2^64` leaves would not fit
  * in memory, so every leaf array's height is below it.
  */
@@ -137,6 +142,34 @@ typedef enum mm_status {
    * The node index is not a node of the tree.
    */
   MM_ERR_NO_SUCH_NODE = 24,
+  /**
+   * The game's move callback returned more moves than the capacity it was given.
+   */
+  MM_ERR_GAME_TOO_MANY_MOVES = 25,
+  /**
+   * The game's move callback returned a negative count.
+   */
+  MM_ERR_GAME_NEGATIVE_MOVE_COUNT = 26,
+  /**
+   * The game scored or evaluated a position as `INT_MIN` or `INT_MAX`.
+   */
+  MM_ERR_GAME_SCORE_OUT_OF_RANGE = 27,
+  /**
+   * A position had no legal moves but the game did not say it was over.
+   */
+  MM_ERR_GAME_NO_MOVES = 28,
+  /**
+   * The game's bounds callback gave a lower bound above the upper bound.
+   */
+  MM_ERR_GAME_BAD_BOUNDS = 29,
+  /**
+   * The search went deeper than the engine's ply limit (2^20).
+   */
+  MM_ERR_GAME_TOO_DEEP = 30,
+  /**
+   * The options are not valid: `struct_size` too small (use `mm_search_options_init`), or `max_moves` 0.
+   */
+  MM_ERR_BAD_OPTIONS = 31,
 } mm_status;
 
 /**
@@ -145,6 +178,194 @@ typedef enum mm_status {
  * root); parsed trees are numbered in preorder.
  */
 typedef struct mm_tree mm_tree;
+
+/**
+ * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
+ */
+typedef uint32_t mm_search_method;
+
+/**
+ * A progress report, after each completed iteration.
+ */
+typedef struct mm_progress {
+  uint32_t depth;
+  /**
+   * MAX's view.
+   */
+  int32_t value;
+  uint64_t nodes;
+  uint64_t elapsed_us;
+  /**
+   * The principal variation, valid during the call only.
+   */
+  const int64_t *pv;
+  size_t pv_len;
+} mm_progress;
+
+/**
+ * How to search. Fill it with `mm_search_options_init`, then change what you need.
+ */
+typedef struct mm_search_options {
+  /**
+   * `sizeof(mm_search_options)`, set by `mm_search_options_init`: lets later versions
+   * add fields.
+   */
+  size_t struct_size;
+  /**
+   * An `MM_SEARCH_*` method (default `MM_SEARCH_ALPHABETA`).
+   */
+  mm_search_method method;
+  /**
+   * The depth limit in plies (default `MM_DEPTH_UNLIMITED`).
+   */
+  uint32_t max_depth;
+  /**
+   * Search depths 1, 2, ... and stop once proven (default true).
+   */
+  bool iterative_deepening;
+  /**
+   * Transposition table size in bytes; 0 turns it off (default 16 MiB).
+   */
+  size_t table_bytes;
+  /**
+   * Stop after this many nodes; 0: no limit.
+   */
+  uint64_t node_limit;
+  /**
+   * Stop after this many microseconds; 0: no limit.
+   */
+  uint64_t time_limit_us;
+  /**
+   * If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
+   * stop the search.
+   */
+  const int *stop;
+  /**
+   * If not NULL, called after each completed iteration.
+   */
+  void (*progress)(void *context, const struct mm_progress *report);
+  /**
+   * Passed to `progress`.
+   */
+  void *progress_context;
+  /**
+   * Whether MAX moves at the root, for games without `max_to_move` (default true).
+   */
+  bool max_at_root;
+  /**
+   * `MM_SEARCH_EXACT` only: after the score is found, seek the fastest win or slowest
+   * loss among moves of that score (default true; off for games whose score already
+   * encodes the distance to the end).
+   */
+  bool refine_distance;
+  /**
+   * The room given to the `moves` callback per position (default 256).
+   */
+  size_t max_moves;
+} mm_search_options;
+
+/**
+ * A game, as callbacks that all receive `context` first. `moves`, `play`, `undo`,
+ * `outcome` and `evaluate` are required; `hash`, `max_to_move` and `bounds` may be NULL.
+ * Scores are from MAX's point of view and must lie strictly between `INT_MIN` and
+ * `INT_MAX`.
+ */
+typedef struct mm_game {
+  /**
+   * The caller's data, passed to every callback.
+   */
+  void *context;
+  /**
+   * Writes the legal moves, best first, into `moves` (room for `capacity`) and returns
+   * how many there are.
+   */
+  int (*moves)(void *context, int64_t *moves, size_t capacity);
+  /**
+   * Plays a move just listed.
+   */
+  void (*play)(void *context, int64_t mv);
+  /**
+   * Takes back the last move played.
+   */
+  void (*undo)(void *context, int64_t mv);
+  /**
+   * Returns true and writes the final score if the game is over. A position without
+   * moves must be over: the engine does not assume a loss.
+   */
+  bool (*outcome)(void *context, int32_t *score);
+  /**
+   * A heuristic score for a position at the depth limit.
+   */
+  int32_t (*evaluate)(void *context);
+  /**
+   * Optional: a 64-bit hash of the position; enables the transposition table.
+   */
+  uint64_t (*hash)(void *context);
+  /**
+   * Optional: whether MAX is to move, for games where turns do not strictly alternate.
+   */
+  bool (*max_to_move)(void *context);
+  /**
+   * Optional: returns true and writes the range of final scores reachable with best
+   * play, if known; it narrows the search. `*lo == *hi` settles the position.
+   */
+  bool (*bounds)(void *context, int32_t *lo, int32_t *hi);
+} mm_game;
+
+/**
+ * What a search did.
+ */
+typedef struct mm_search_stats {
+  uint64_t nodes;
+  /**
+   * Final positions scored plus positions evaluated at the depth limit.
+   */
+  uint64_t leaves;
+  uint64_t cutoffs;
+  uint64_t table_probes;
+  uint64_t table_hits;
+  uint64_t elapsed_us;
+} mm_search_stats;
+
+/**
+ * The answer of `mm_search`.
+ */
+typedef struct mm_search_result {
+  /**
+   * Whether there is a move (false when the game is already over).
+   */
+  bool has_move;
+  /**
+   * The move to play.
+   */
+  int64_t best_move;
+  /**
+   * The value, MAX's view.
+   */
+  int32_t value;
+  /**
+   * Whether `value` is exact at `depth` (false: a bound, or no iteration finished).
+   */
+  bool exact;
+  /**
+   * Whether the value is the game's true value (every line reached a final position).
+   */
+  bool proven;
+  /**
+   * For a proven value, the plies to the end; -1 otherwise.
+   */
+  int32_t plies_to_end;
+  /**
+   * The depth of the last completed iteration.
+   */
+  uint32_t depth;
+  /**
+   * The principal variation's full length; the first `min(pv_len, pv_cap)` moves are
+   * written to the caller's buffer.
+   */
+  size_t pv_len;
+  struct mm_search_stats stats;
+} mm_search_result;
 
 /**
  * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
@@ -262,6 +483,26 @@ typedef struct mm_tree_solution {
 } mm_tree_solution;
 
 /**
+ * Plain minimax: prunes nothing, no table; the teaching reference.
+ */
+#define MM_SEARCH_MINIMAX 0
+
+/**
+ * Fail-soft alpha-beta.
+ */
+#define MM_SEARCH_ALPHABETA 1
+
+/**
+ * Principal variation search.
+ */
+#define MM_SEARCH_PVS 2
+
+/**
+ * The exact game value by null-window searches narrowing the score range (MTD-style).
+ */
+#define MM_SEARCH_EXACT 3
+
+/**
  * Plain minimax: visits every node (the teaching reference).
  */
 #define MM_ALGORITHM_MINIMAX 0
@@ -291,6 +532,36 @@ extern "C" {
  * successful call, otherwise the reason it returned 0. Each thread has its own.
  */
 enum mm_status mm_last_error(void);
+
+/**
+ * Fills `*options` with the defaults, `struct_size` included.
+ *
+ * # Safety
+ * `options` must be writable.
+ */
+enum mm_status mm_search_options_init(struct mm_search_options *options);
+
+/**
+ * Searches the game from its current position. `options` may be NULL for the defaults.
+ * On `MM_OK` fills `*out` and writes the principal variation's first
+ * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0). The
+ * game is left in the position it started from, also when the search stops early.
+ *
+ * A limit or the stop flag ends the search with `MM_OK` and the best move of the last
+ * completed iteration (or, if none completed, the first legal move). A misbehaving game
+ * gets `MM_ERR_GAME_*` and `*out` is untouched.
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
+ * `options` (if not NULL) to options from `mm_search_options_init`, whose `stop` (if not
+ * NULL) stays valid and is only written atomically; `out` must be writable and `pv` hold
+ * `pv_cap` writable entries.
+ */
+enum mm_status mm_search(const struct mm_game *game,
+                         const struct mm_search_options *options,
+                         struct mm_search_result *out,
+                         int64_t *pv,
+                         size_t pv_cap);
 
 /**
  * Solves the complete tree whose `count` leaves are `leaves` (leftmost first), where

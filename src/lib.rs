@@ -2,6 +2,8 @@
 //!
 //! - [`tree`]: explicit trees (leaf arrays of complete trees), the textbook reference
 //!   algorithms, and the fast paths; safe Rust, usable directly.
+//! - [`search`]: the generic game-search engine (a [`search::Game`] trait and
+//!   [`search::search`]); safe Rust, usable directly.
 //! - `ffi`: the C boundary (argument checks, status codes, the panic boundary). Its
 //!   functions are declared in `include/minimax.h`.
 //!
@@ -14,4 +16,5 @@
 //! ```
 
 pub mod ffi;
+pub mod search;
 pub mod tree;

@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod boundary;
+pub mod game;
 pub mod leaves;
 pub mod status;
 pub mod textbook;

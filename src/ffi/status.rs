@@ -2,6 +2,7 @@
 
 use std::ffi::{CStr, c_char, c_int};
 
+use crate::search::GameError;
 use crate::tree::text::ParseErrorKind;
 use crate::tree::{CsrError, TreeError};
 
@@ -61,12 +62,26 @@ pub enum mm_status {
     MM_ERR_BUFFER_TOO_SMALL = 23,
     /// The node index is not a node of the tree.
     MM_ERR_NO_SUCH_NODE = 24,
+    /// The game's move callback returned more moves than the capacity it was given.
+    MM_ERR_GAME_TOO_MANY_MOVES = 25,
+    /// The game's move callback returned a negative count.
+    MM_ERR_GAME_NEGATIVE_MOVE_COUNT = 26,
+    /// The game scored or evaluated a position as `INT_MIN` or `INT_MAX`.
+    MM_ERR_GAME_SCORE_OUT_OF_RANGE = 27,
+    /// A position had no legal moves but the game did not say it was over.
+    MM_ERR_GAME_NO_MOVES = 28,
+    /// The game's bounds callback gave a lower bound above the upper bound.
+    MM_ERR_GAME_BAD_BOUNDS = 29,
+    /// The search went deeper than the engine's ply limit (2^20).
+    MM_ERR_GAME_TOO_DEEP = 30,
+    /// The options are not valid: `struct_size` too small (use `mm_search_options_init`), or `max_moves` 0.
+    MM_ERR_BAD_OPTIONS = 31,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 25] = [
+const ALL: [mm_status; 32] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -92,6 +107,13 @@ const ALL: [mm_status; 25] = [
     MM_ERR_CSR_NOT_A_TREE,
     MM_ERR_BUFFER_TOO_SMALL,
     MM_ERR_NO_SUCH_NODE,
+    MM_ERR_GAME_TOO_MANY_MOVES,
+    MM_ERR_GAME_NEGATIVE_MOVE_COUNT,
+    MM_ERR_GAME_SCORE_OUT_OF_RANGE,
+    MM_ERR_GAME_NO_MOVES,
+    MM_ERR_GAME_BAD_BOUNDS,
+    MM_ERR_GAME_TOO_DEEP,
+    MM_ERR_BAD_OPTIONS,
 ];
 
 impl mm_status {
@@ -129,6 +151,17 @@ impl mm_status {
             MM_ERR_CSR_NOT_A_TREE => c"the CSR arrays do not form one tree rooted at node 0",
             MM_ERR_BUFFER_TOO_SMALL => c"the buffer is too small",
             MM_ERR_NO_SUCH_NODE => c"the node index is not a node of the tree",
+            MM_ERR_GAME_TOO_MANY_MOVES => {
+                c"the game listed more moves than the capacity it was given"
+            }
+            MM_ERR_GAME_NEGATIVE_MOVE_COUNT => c"the game returned a negative move count",
+            MM_ERR_GAME_SCORE_OUT_OF_RANGE => c"the game gave a score of INT_MIN or INT_MAX",
+            MM_ERR_GAME_NO_MOVES => c"a position has no moves but the game does not say it is over",
+            MM_ERR_GAME_BAD_BOUNDS => c"the game's score bounds have the lower above the upper",
+            MM_ERR_GAME_TOO_DEEP => c"the search went deeper than the engine's ply limit",
+            MM_ERR_BAD_OPTIONS => {
+                c"the search options are not valid; start from mm_search_options_init"
+            }
         }
     }
 }
@@ -152,6 +185,19 @@ impl From<CsrError> for mm_status {
             CsrError::BadOffsets => MM_ERR_CSR_BAD_OFFSETS,
             CsrError::ChildOutOfRange => MM_ERR_CSR_CHILD_OUT_OF_RANGE,
             CsrError::NotATree => MM_ERR_CSR_NOT_A_TREE,
+        }
+    }
+}
+
+impl From<GameError> for mm_status {
+    fn from(e: GameError) -> Self {
+        match e {
+            GameError::TooManyMoves => MM_ERR_GAME_TOO_MANY_MOVES,
+            GameError::NegativeMoveCount => MM_ERR_GAME_NEGATIVE_MOVE_COUNT,
+            GameError::ScoreOutOfRange => MM_ERR_GAME_SCORE_OUT_OF_RANGE,
+            GameError::NoMovesNotOver => MM_ERR_GAME_NO_MOVES,
+            GameError::BadBounds => MM_ERR_GAME_BAD_BOUNDS,
+            GameError::TooDeep => MM_ERR_GAME_TOO_DEEP,
         }
     }
 }
@@ -213,6 +259,13 @@ mod tests {
             (MM_ERR_CSR_NOT_A_TREE, 22),
             (MM_ERR_BUFFER_TOO_SMALL, 23),
             (MM_ERR_NO_SUCH_NODE, 24),
+            (MM_ERR_GAME_TOO_MANY_MOVES, 25),
+            (MM_ERR_GAME_NEGATIVE_MOVE_COUNT, 26),
+            (MM_ERR_GAME_SCORE_OUT_OF_RANGE, 27),
+            (MM_ERR_GAME_NO_MOVES, 28),
+            (MM_ERR_GAME_BAD_BOUNDS, 29),
+            (MM_ERR_GAME_TOO_DEEP, 30),
+            (MM_ERR_BAD_OPTIONS, 31),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

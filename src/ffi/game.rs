@@ -1,0 +1,374 @@
+//! The game engine from C: a game is a struct of callbacks, options come from an init
+//! function and carry their own size, and misbehaving callbacks get their own status.
+
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::AtomicI32;
+use std::time::Duration;
+
+use super::args::non_null;
+use super::boundary::status_call;
+use super::status::mm_status::{self, *};
+use crate::search::{self, Game, GameError, Method, Move, Options, Progress};
+
+/// A game, as callbacks that all receive `context` first. `moves`, `play`, `undo`,
+/// `outcome` and `evaluate` are required; `hash`, `max_to_move` and `bounds` may be NULL.
+/// Scores are from MAX's point of view and must lie strictly between `INT_MIN` and
+/// `INT_MAX`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mm_game {
+    /// The caller's data, passed to every callback.
+    pub context: *mut c_void,
+    /// Writes the legal moves, best first, into `moves` (room for `capacity`) and returns
+    /// how many there are.
+    pub moves: Option<
+        unsafe extern "C" fn(context: *mut c_void, moves: *mut i64, capacity: usize) -> c_int,
+    >,
+    /// Plays a move just listed.
+    pub play: Option<unsafe extern "C" fn(context: *mut c_void, mv: i64)>,
+    /// Takes back the last move played.
+    pub undo: Option<unsafe extern "C" fn(context: *mut c_void, mv: i64)>,
+    /// Returns true and writes the final score if the game is over. A position without
+    /// moves must be over: the engine does not assume a loss.
+    pub outcome: Option<unsafe extern "C" fn(context: *mut c_void, score: *mut i32) -> bool>,
+    /// A heuristic score for a position at the depth limit.
+    pub evaluate: Option<unsafe extern "C" fn(context: *mut c_void) -> i32>,
+    /// Optional: a 64-bit hash of the position; enables the transposition table.
+    pub hash: Option<unsafe extern "C" fn(context: *mut c_void) -> u64>,
+    /// Optional: whether MAX is to move, for games where turns do not strictly alternate.
+    pub max_to_move: Option<unsafe extern "C" fn(context: *mut c_void) -> bool>,
+    /// Optional: returns true and writes the range of final scores reachable with best
+    /// play, if known; it narrows the search. `*lo == *hi` settles the position.
+    pub bounds:
+        Option<unsafe extern "C" fn(context: *mut c_void, lo: *mut i32, hi: *mut i32) -> bool>,
+}
+
+/// A search method for `mm_search`: one of the `MM_SEARCH_*` values.
+pub type mm_search_method = u32;
+/// Plain minimax: prunes nothing, no table; the teaching reference.
+pub const MM_SEARCH_MINIMAX: mm_search_method = 0;
+/// Fail-soft alpha-beta.
+pub const MM_SEARCH_ALPHABETA: mm_search_method = 1;
+/// Principal variation search.
+pub const MM_SEARCH_PVS: mm_search_method = 2;
+/// The exact game value by null-window searches narrowing the score range (MTD-style).
+pub const MM_SEARCH_EXACT: mm_search_method = 3;
+/// `max_depth` for "until the value is proven".
+pub const MM_DEPTH_UNLIMITED: u32 = u32::MAX;
+
+/// A progress report, after each completed iteration.
+#[repr(C)]
+pub struct mm_progress {
+    pub depth: u32,
+    /// MAX's view.
+    pub value: i32,
+    pub nodes: u64,
+    pub elapsed_us: u64,
+    /// The principal variation, valid during the call only.
+    pub pv: *const i64,
+    pub pv_len: usize,
+}
+
+/// How to search. Fill it with `mm_search_options_init`, then change what you need.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mm_search_options {
+    /// `sizeof(mm_search_options)`, set by `mm_search_options_init`: lets later versions
+    /// add fields.
+    pub struct_size: usize,
+    /// An `MM_SEARCH_*` method (default `MM_SEARCH_ALPHABETA`).
+    pub method: mm_search_method,
+    /// The depth limit in plies (default `MM_DEPTH_UNLIMITED`).
+    pub max_depth: u32,
+    /// Search depths 1, 2, ... and stop once proven (default true).
+    pub iterative_deepening: bool,
+    /// Transposition table size in bytes; 0 turns it off (default 16 MiB).
+    pub table_bytes: usize,
+    /// Stop after this many nodes; 0: no limit.
+    pub node_limit: u64,
+    /// Stop after this many microseconds; 0: no limit.
+    pub time_limit_us: u64,
+    /// If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
+    /// stop the search.
+    pub stop: *const c_int,
+    /// If not NULL, called after each completed iteration.
+    pub progress: Option<unsafe extern "C" fn(context: *mut c_void, report: *const mm_progress)>,
+    /// Passed to `progress`.
+    pub progress_context: *mut c_void,
+    /// Whether MAX moves at the root, for games without `max_to_move` (default true).
+    pub max_at_root: bool,
+    /// `MM_SEARCH_EXACT` only: after the score is found, seek the fastest win or slowest
+    /// loss among moves of that score (default true; off for games whose score already
+    /// encodes the distance to the end).
+    pub refine_distance: bool,
+    /// The room given to the `moves` callback per position (default 256).
+    pub max_moves: usize,
+}
+
+/// What a search did.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct mm_search_stats {
+    pub nodes: u64,
+    /// Final positions scored plus positions evaluated at the depth limit.
+    pub leaves: u64,
+    pub cutoffs: u64,
+    pub table_probes: u64,
+    pub table_hits: u64,
+    pub elapsed_us: u64,
+}
+
+/// The answer of `mm_search`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mm_search_result {
+    /// Whether there is a move (false when the game is already over).
+    pub has_move: bool,
+    /// The move to play.
+    pub best_move: i64,
+    /// The value, MAX's view.
+    pub value: i32,
+    /// Whether `value` is exact at `depth` (false: a bound, or no iteration finished).
+    pub exact: bool,
+    /// Whether the value is the game's true value (every line reached a final position).
+    pub proven: bool,
+    /// For a proven value, the plies to the end; -1 otherwise.
+    pub plies_to_end: i32,
+    /// The depth of the last completed iteration.
+    pub depth: u32,
+    /// The principal variation's full length; the first `min(pv_len, pv_cap)` moves are
+    /// written to the caller's buffer.
+    pub pv_len: usize,
+    pub stats: mm_search_stats,
+}
+
+/// Fills `*options` with the defaults, `struct_size` included.
+///
+/// # Safety
+/// `options` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_search_options_init(options: *mut mm_search_options) -> mm_status {
+    status_call(|| {
+        let options = non_null(options)?;
+        let d = Options::default();
+        let init = mm_search_options {
+            struct_size: size_of::<mm_search_options>(),
+            method: MM_SEARCH_ALPHABETA,
+            max_depth: d.max_depth,
+            iterative_deepening: d.iterative_deepening,
+            table_bytes: d.table_bytes,
+            node_limit: 0,
+            time_limit_us: 0,
+            stop: std::ptr::null(),
+            progress: None,
+            progress_context: std::ptr::null_mut(),
+            max_at_root: d.max_at_root,
+            refine_distance: d.refine_distance,
+            max_moves: 256,
+        };
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { options.write(init) };
+        Ok(())
+    })
+}
+
+/// The callbacks as a [`Game`], checking what they return.
+struct CGame {
+    game: mm_game,
+    moves: unsafe extern "C" fn(*mut c_void, *mut i64, usize) -> c_int,
+    play: unsafe extern "C" fn(*mut c_void, i64),
+    undo: unsafe extern "C" fn(*mut c_void, i64),
+    outcome: unsafe extern "C" fn(*mut c_void, *mut i32) -> bool,
+    evaluate: unsafe extern "C" fn(*mut c_void) -> i32,
+    buffer: Vec<i64>,
+}
+
+// SAFETY (for every call below): the callbacks come from the caller's `mm_game`, whose
+// contract is that they may be called with its `context` and valid pointers for the
+// duration of `mm_search`; the buffers passed are ours and as large as stated.
+impl Game for CGame {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        let cap = self.buffer.len();
+        // SAFETY: see above; `buffer` has `cap` writable entries.
+        let n = unsafe { (self.moves)(self.game.context, self.buffer.as_mut_ptr(), cap) };
+        if n < 0 {
+            return Err(GameError::NegativeMoveCount);
+        }
+        let n = n as usize;
+        if n > cap {
+            return Err(GameError::TooManyMoves);
+        }
+        out.extend_from_slice(&self.buffer[..n]);
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        // SAFETY: see above.
+        unsafe { (self.play)(self.game.context, mv) }
+    }
+    fn undo(&mut self, mv: Move) {
+        // SAFETY: see above.
+        unsafe { (self.undo)(self.game.context, mv) }
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        let mut score = 0;
+        // SAFETY: see above; `score` is a live local.
+        unsafe { (self.outcome)(self.game.context, &mut score) }.then_some(score)
+    }
+    fn evaluate(&mut self) -> i32 {
+        // SAFETY: see above.
+        unsafe { (self.evaluate)(self.game.context) }
+    }
+    fn hash(&mut self) -> Option<u64> {
+        // SAFETY: see above.
+        self.game.hash.map(|h| unsafe { h(self.game.context) })
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        // SAFETY: see above.
+        self.game
+            .max_to_move
+            .map(|f| unsafe { f(self.game.context) })
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        let f = self.game.bounds?;
+        let (mut lo, mut hi) = (0, 0);
+        // SAFETY: see above; `lo` and `hi` are live locals.
+        unsafe { f(self.game.context, &mut lo, &mut hi) }.then_some((lo, hi))
+    }
+}
+
+/// Searches the game from its current position. `options` may be NULL for the defaults.
+/// On `MM_OK` fills `*out` and writes the principal variation's first
+/// `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0). The
+/// game is left in the position it started from, also when the search stops early.
+///
+/// A limit or the stop flag ends the search with `MM_OK` and the best move of the last
+/// completed iteration (or, if none completed, the first legal move). A misbehaving game
+/// gets `MM_ERR_GAME_*` and `*out` is untouched.
+///
+/// # Safety
+/// `game` must point to a valid `mm_game` whose callbacks may be called with its context;
+/// `options` (if not NULL) to options from `mm_search_options_init`, whose `stop` (if not
+/// NULL) stays valid and is only written atomically; `out` must be writable and `pv` hold
+/// `pv_cap` writable entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_search(
+    game: *const mm_game,
+    options: *const mm_search_options,
+    out: *mut mm_search_result,
+    pv: *mut i64,
+    pv_cap: usize,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees `game` is NULL or valid.
+        let game = *unsafe { game.as_ref() }.ok_or(MM_ERR_NULL_ARGUMENT)?;
+        let out = non_null(out)?;
+        if pv.is_null() && pv_cap > 0 {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        }
+        let mut defaults = std::mem::MaybeUninit::uninit();
+        let c_opts = if options.is_null() {
+            // SAFETY: a writable local.
+            unsafe { mm_search_options_init(defaults.as_mut_ptr()) };
+            // SAFETY: just initialised.
+            unsafe { defaults.assume_init() }
+        } else {
+            // SAFETY: the caller guarantees valid options; struct_size is read first so
+            // that an older, smaller struct is rejected before the rest is read.
+            let size = unsafe { (*options).struct_size };
+            if size < size_of::<mm_search_options>() {
+                return Err(MM_ERR_BAD_OPTIONS);
+            }
+            // SAFETY: as above, and the struct is at least our size.
+            unsafe { *options }
+        };
+        if c_opts.max_moves == 0 {
+            return Err(MM_ERR_BAD_OPTIONS);
+        }
+        let method = match c_opts.method {
+            MM_SEARCH_MINIMAX => Method::Minimax,
+            MM_SEARCH_ALPHABETA => Method::AlphaBeta,
+            MM_SEARCH_PVS => Method::Pvs,
+            MM_SEARCH_EXACT => Method::Exact,
+            _ => return Err(MM_ERR_UNKNOWN_ALGORITHM),
+        };
+        let required = (
+            game.moves,
+            game.play,
+            game.undo,
+            game.outcome,
+            game.evaluate,
+        );
+        let (Some(moves), Some(play), Some(undo), Some(outcome), Some(evaluate)) = required else {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        };
+        let stop = (!c_opts.stop.is_null()).then(|| {
+            // SAFETY: the caller guarantees an aligned int that stays valid during the
+            // search and that other threads write only atomically.
+            unsafe { AtomicI32::from_ptr(c_opts.stop.cast_mut()) }
+        });
+        let mut report = |p: &Progress| {
+            if let Some(f) = c_opts.progress {
+                let r = mm_progress {
+                    depth: p.depth,
+                    value: p.value,
+                    nodes: p.nodes,
+                    elapsed_us: p.elapsed.as_micros() as u64,
+                    pv: p.pv.as_ptr(),
+                    pv_len: p.pv.len(),
+                };
+                // SAFETY: the caller's progress callback with its context; `r` is live.
+                unsafe { f(c_opts.progress_context, &r) };
+            }
+        };
+        let mut opts = Options {
+            method,
+            max_depth: c_opts.max_depth,
+            iterative_deepening: c_opts.iterative_deepening,
+            table_bytes: c_opts.table_bytes,
+            node_limit: c_opts.node_limit,
+            time_limit: (c_opts.time_limit_us > 0)
+                .then(|| Duration::from_micros(c_opts.time_limit_us)),
+            stop,
+            progress: Some(&mut report),
+            max_at_root: c_opts.max_at_root,
+            refine_distance: c_opts.refine_distance,
+        };
+        let mut cgame = CGame {
+            game,
+            moves,
+            play,
+            undo,
+            outcome,
+            evaluate,
+            buffer: vec![0; c_opts.max_moves],
+        };
+        let r = search::search(&mut cgame, &mut opts)?;
+        let n = r.pv.len().min(pv_cap);
+        if n > 0 {
+            // SAFETY: `pv` has `pv_cap >= n` writable entries (caller's guarantee).
+            unsafe { std::ptr::copy_nonoverlapping(r.pv.as_ptr(), pv, n) };
+        }
+        let s = r.stats;
+        let result = mm_search_result {
+            has_move: r.best_move.is_some(),
+            best_move: r.best_move.unwrap_or(0),
+            value: r.value,
+            exact: r.exact,
+            proven: r.proven,
+            plies_to_end: r.plies_to_end.map_or(-1, |p| p as i32),
+            depth: r.depth,
+            pv_len: r.pv.len(),
+            stats: mm_search_stats {
+                nodes: s.nodes,
+                leaves: s.leaves,
+                cutoffs: s.cutoffs,
+                table_probes: s.table_probes,
+                table_hits: s.table_hits,
+                elapsed_us: s.elapsed.as_micros() as u64,
+            },
+        };
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { out.write(result) };
+        Ok(())
+    })
+}

@@ -1,0 +1,418 @@
+//! The negamax engine behind [`search`]: values from the side to move's point of view
+//! internally (see `value`), one recursive node function for every method.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::table::{Bound, Entry, NO_MOVE, Table};
+use super::value::{self, INF, MAX_PLY};
+use super::{Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats};
+
+/// Why a search stopped before its end.
+enum Halt {
+    /// A limit or the stop flag: the last completed iteration stands.
+    Limit,
+    /// The game broke its contract.
+    Game(GameError),
+}
+
+impl From<GameError> for Halt {
+    fn from(e: GameError) -> Self {
+        Halt::Game(e)
+    }
+}
+
+struct Engine<'g, 'o, 'p, G: Game> {
+    game: &'g mut G,
+    opts: &'o mut Options<'p>,
+    table: Option<Table>,
+    stats: SearchStats,
+    start: Instant,
+    /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
+    horizon: u64,
+    /// The principal variation found below each ply.
+    pv: Vec<Vec<Move>>,
+    /// A move buffer per ply, reused.
+    moves: Vec<Vec<Move>>,
+}
+
+/// Searches `game` from its current position and returns the best move and the value.
+/// Misbehaving games give `Err`; limits and the stop flag give the last completed
+/// iteration's answer (or, if none completed, the first legal move).
+pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
+    let table = if opts.method == Method::Minimax {
+        None
+    } else {
+        Table::with_bytes(opts.table_bytes)
+    };
+    let mut engine = Engine {
+        game,
+        opts,
+        table,
+        stats: SearchStats::default(),
+        start: Instant::now(),
+        horizon: 0,
+        pv: Vec::new(),
+        moves: Vec::new(),
+    };
+    engine.run()
+}
+
+impl<G: Game> Engine<'_, '_, '_, G> {
+    fn run(&mut self) -> Result<SearchResult, GameError> {
+        let root_max = self.game.max_to_move().unwrap_or(self.opts.max_at_root);
+        let sign = if root_max { 1 } else { -1 };
+        let mut result = SearchResult {
+            best_move: None,
+            value: 0,
+            exact: false,
+            proven: false,
+            plies_to_end: None,
+            depth: 0,
+            pv: Vec::new(),
+            stats: SearchStats::default(),
+        };
+        if let Some(score) = self.game.outcome() {
+            check_score(score)?;
+            result.value = score;
+            (result.exact, result.proven, result.plies_to_end) = (true, true, Some(0));
+            return Ok(self.finish(result));
+        }
+        let max_depth = self.opts.max_depth.clamp(1, MAX_PLY - 1);
+        let first = if self.opts.iterative_deepening {
+            1
+        } else {
+            max_depth
+        };
+        for depth in first..=max_depth {
+            self.horizon = 0;
+            let outcome = match self.opts.method {
+                Method::Exact => self.exact(depth, root_max),
+                _ => self.node(depth, 0, root_max, -INF, INF),
+            };
+            let v = match outcome {
+                Ok(v) => v,
+                Err(Halt::Limit) => break,
+                Err(Halt::Game(e)) => return Err(e),
+            };
+            let proven = self.horizon == 0;
+            result.best_move = self.pv[0].first().copied();
+            result.value = (sign * value::score(v)) as i32;
+            result.exact = true;
+            result.proven = proven;
+            result.plies_to_end =
+                proven.then(|| value::plies_to_end(v).unwrap_or(self.pv[0].len() as u32));
+            result.depth = depth;
+            result.pv = self.pv[0].clone();
+            if let Some(report) = self.opts.progress.as_mut() {
+                report(&Progress {
+                    depth,
+                    value: result.value,
+                    nodes: self.stats.nodes,
+                    elapsed: self.start.elapsed(),
+                    pv: &result.pv,
+                });
+            }
+            if proven {
+                break;
+            }
+        }
+        if result.best_move.is_none() {
+            // Stopped before any iteration finished: still answer with a legal move.
+            let mut moves = Vec::new();
+            self.game.moves(&mut moves)?;
+            result.best_move = moves.first().copied();
+            result.pv = result.best_move.into_iter().collect();
+        }
+        Ok(self.finish(result))
+    }
+
+    fn finish(&mut self, mut result: SearchResult) -> SearchResult {
+        self.stats.elapsed = self.start.elapsed();
+        result.stats = self.stats;
+        result
+    }
+
+    /// The exact value at `depth`: null-window tests at score boundaries narrow the range
+    /// (toward 0 first, as good solvers do), then an optional search within the score's
+    /// band finds the fastest win or slowest loss.
+    fn exact(&mut self, depth: u32, root_max: bool) -> Result<i64, Halt> {
+        let (mut lo, mut hi) = match self.side_bounds(root_max)? {
+            Some(b) => b,
+            None => (i32::MIN as i64 + 1, i32::MAX as i64 - 1),
+        };
+        let mut proof: Option<Vec<Move>> = None; // the PV of the last fail-high search
+        while lo < hi {
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            let (alpha, beta) = (value::at_most(med), value::at_least(med + 1));
+            let r = self.node(depth, 0, root_max, alpha, beta)?;
+            if r <= alpha {
+                hi = med.min(value::score(r));
+            } else {
+                lo = (med + 1).max(value::score(r));
+                proof = Some(self.pv[0].clone());
+            }
+        }
+        match proof {
+            Some(pv) if !(self.opts.refine_distance && lo != 0) => {
+                // The move that proved `lo` is a best move; its distance was not sought.
+                self.pv[0] = pv;
+                Ok(value::heuristic(lo))
+            }
+            _ => self.node(
+                depth,
+                0,
+                root_max,
+                value::at_least(lo) - 1,
+                value::at_most(lo) + 1,
+            ),
+        }
+    }
+
+    /// The game's score bounds from the side to move's point of view.
+    fn side_bounds(&mut self, max_side: bool) -> Result<Option<(i64, i64)>, Halt> {
+        let Some((lo, hi)) = self.game.bounds() else {
+            return Ok(None);
+        };
+        if lo > hi {
+            return Err(GameError::BadBounds.into());
+        }
+        let (lo, hi) = (lo as i64, hi as i64);
+        Ok(Some(if max_side { (lo, hi) } else { (-hi, -lo) }))
+    }
+
+    fn check_limits(&mut self) -> Result<(), Halt> {
+        let limit = self.opts.node_limit;
+        if limit != 0 && self.stats.nodes > limit {
+            return Err(Halt::Limit);
+        }
+        if self.stats.nodes % 256 == 1 {
+            let stopped = self
+                .opts
+                .stop
+                .is_some_and(|s| s.load(Ordering::Relaxed) != 0);
+            let late = self
+                .opts
+                .time_limit
+                .is_some_and(|t| self.start.elapsed() >= t);
+            if stopped || late {
+                return Err(Halt::Limit);
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of the position (side to move: MAX if `max_side`) searched `depth` plies
+    /// deep within `(alpha, beta)`, fail-soft, from the side to move's point of view.
+    fn node(
+        &mut self,
+        depth: u32,
+        ply: u32,
+        max_side: bool,
+        mut alpha: i64,
+        mut beta: i64,
+    ) -> Result<i64, Halt> {
+        self.stats.nodes += 1;
+        self.check_limits()?;
+        let p = ply as usize;
+        if self.pv.len() <= p {
+            self.pv.resize_with(p + 1, Vec::new);
+            self.moves.resize_with(p + 1, Vec::new);
+        }
+        self.pv[p].clear();
+        let sign: i64 = if max_side { 1 } else { -1 };
+        if let Some(score) = self.game.outcome() {
+            check_score(score)?;
+            self.stats.leaves += 1;
+            return Ok(value::final_at(sign * score as i64, ply));
+        }
+        let method = self.opts.method;
+        let prune = method != Method::Minimax;
+        if prune && ply > 0 {
+            if let Some((lo, hi)) = self.side_bounds(max_side)? {
+                if lo == hi {
+                    self.stats.leaves += 1;
+                    return Ok(value::final_at(lo, ply + 1));
+                }
+                if alpha < value::at_least(lo) - 1 {
+                    alpha = value::at_least(lo) - 1;
+                    if alpha >= beta {
+                        return Ok(value::at_least(lo));
+                    }
+                }
+                if beta > value::at_most(hi) + 1 {
+                    beta = value::at_most(hi) + 1;
+                    if alpha >= beta {
+                        return Ok(value::at_most(hi));
+                    }
+                }
+            }
+        }
+        if depth == 0 {
+            let e = self.game.evaluate();
+            check_score(e)?;
+            self.stats.leaves += 1;
+            self.horizon += 1;
+            return Ok(value::heuristic(sign * e as i64));
+        }
+        if ply + 1 >= MAX_PLY {
+            return Err(GameError::TooDeep.into());
+        }
+
+        let key = if self.table.is_some() {
+            self.game.hash()
+        } else {
+            None
+        };
+        let mut table_move = NO_MOVE;
+        if let (Some(key), Some(table)) = (key, self.table.as_ref()) {
+            self.stats.table_probes += 1;
+            if let Some(e) = table.probe(key) {
+                self.stats.table_hits += 1;
+                table_move = e.best;
+                // Only a search of the same depth has the same value (a deeper or proven one
+                // may differ from this depth's), unless the node's lines all end earlier.
+                if ply > 0 && e.depth == depth {
+                    let v = value::from_table(e.value, ply);
+                    let usable = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => v >= beta,
+                        Bound::Upper => v <= alpha,
+                    };
+                    if usable {
+                        if !e.proven {
+                            self.horizon += 1;
+                        }
+                        return Ok(v);
+                    }
+                    match e.bound {
+                        Bound::Lower => alpha = alpha.max(v - 1),
+                        Bound::Upper => beta = beta.min(v + 1),
+                        _ => {}
+                    }
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        moves.clear();
+        let listed = self.game.moves(&mut moves);
+        let searched = listed.map_err(Halt::from).and_then(|()| {
+            if moves.is_empty() {
+                return Err(GameError::NoMovesNotOver.into());
+            }
+            if let Some(i) = moves.iter().position(|&m| m == table_move) {
+                moves[..=i].rotate_right(1);
+            }
+            self.children(&moves, depth, ply, max_side, alpha, beta)
+        });
+        self.moves[p] = moves;
+        let (best, best_move, horizon_before) = searched?;
+
+        if let (Some(key), Some(table)) = (key, self.table.as_mut()) {
+            let bound = if best <= alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            table.store(Entry {
+                key,
+                value: value::to_table(best, ply),
+                best: best_move,
+                depth,
+                bound,
+                proven: self.horizon == horizon_before,
+            });
+        }
+        Ok(best)
+    }
+
+    /// Searches the moves of a node; returns the best value, its move, and the horizon
+    /// count before the node's children were searched.
+    fn children(
+        &mut self,
+        moves: &[Move],
+        depth: u32,
+        ply: u32,
+        max_side: bool,
+        mut alpha: i64,
+        beta: i64,
+    ) -> Result<(i64, Move, u64), Halt> {
+        let method = self.opts.method;
+        let prune = method != Method::Minimax;
+        let horizon_before = self.horizon;
+        let (mut best, mut best_move) = (-INF, NO_MOVE);
+        for (i, &mv) in moves.iter().enumerate() {
+            self.game.play(mv);
+            let child_max = self.game.max_to_move().unwrap_or(!max_side);
+            let searched = if method == Method::Pvs && i > 0 && alpha > -INF {
+                self.child(depth, ply, child_max, max_side, alpha, alpha + 1)
+                    .and_then(|v| {
+                        // Fail-soft: v is only a lower bound, so the re-search keeps alpha.
+                        if v > alpha && v < beta {
+                            self.child(depth, ply, child_max, max_side, alpha, beta)
+                        } else {
+                            Ok(v)
+                        }
+                    })
+            } else if prune {
+                self.child(depth, ply, child_max, max_side, alpha, beta)
+            } else {
+                self.child(depth, ply, child_max, max_side, -INF, INF)
+            };
+            self.game.undo(mv);
+            let v = searched?;
+            if v > best {
+                best = v;
+                best_move = mv;
+                let p = ply as usize;
+                let (here, below) = self.pv.split_at_mut(p + 1);
+                here[p].clear();
+                here[p].push(mv);
+                here[p].extend_from_slice(&below[0]);
+            }
+            if prune {
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    if i + 1 < moves.len() {
+                        self.stats.cutoffs += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        Ok((best, best_move, horizon_before))
+    }
+
+    /// A child's value from the parent's point of view, within the parent's window.
+    fn child(
+        &mut self,
+        depth: u32,
+        ply: u32,
+        child_max: bool,
+        max_side: bool,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, Halt> {
+        if child_max == max_side {
+            self.node(depth - 1, ply + 1, child_max, alpha, beta)
+        } else {
+            Ok(-self.node(depth - 1, ply + 1, child_max, -beta, -alpha)?)
+        }
+    }
+}
+
+fn check_score(score: i32) -> Result<(), GameError> {
+    if score == i32::MIN || score == i32::MAX {
+        Err(GameError::ScoreOutOfRange)
+    } else {
+        Ok(())
+    }
+}

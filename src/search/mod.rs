@@ -1,0 +1,194 @@
+//! The generic game-search engine: any game that can list, play and undo its moves and
+//! score its final positions is searched by plain minimax, alpha-beta, principal
+//! variation search, or an exact solve with null windows (MTD-style), with iterative
+//! deepening, a transposition table, limits, progress reports and statistics.
+//!
+//! Scores are from MAX's point of view, as in the documents: MAX maximises. Among equal
+//! scores the engine prefers the fastest win and the slowest loss. Nothing is random: the
+//! same inputs give the same result.
+//!
+//! ```
+//! use minimax::search::{Game, GameError, Move, Options, search};
+//!
+//! /// Take 1 or 2 sticks from a pile; whoever takes the last stick wins (MAX moves first).
+//! struct Sticks { left: i64, max_to_move: bool }
+//!
+//! impl Game for Sticks {
+//!     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+//!         out.extend((1..=2).filter(|&n| n <= self.left));
+//!         Ok(())
+//!     }
+//!     fn play(&mut self, n: Move) { self.left -= n; self.max_to_move = !self.max_to_move; }
+//!     fn undo(&mut self, n: Move) { self.left += n; self.max_to_move = !self.max_to_move; }
+//!     fn outcome(&mut self) -> Option<i32> {
+//!         // The player who just moved took the last stick and won.
+//!         (self.left == 0).then(|| if self.max_to_move { -1 } else { 1 })
+//!     }
+//!     fn evaluate(&mut self) -> i32 { 0 }
+//! }
+//!
+//! let mut game = Sticks { left: 7, max_to_move: true };
+//! let result = search(&mut game, &mut Options::default()).unwrap();
+//! assert_eq!(result.value, 1);              // 7 is not a multiple of 3: MAX wins
+//! assert_eq!(result.best_move, Some(1));    // by leaving a multiple of 3
+//! assert!(result.proven);
+//! ```
+
+mod engine;
+mod table;
+mod value;
+
+use std::sync::atomic::AtomicI32;
+use std::time::Duration;
+
+pub use engine::search;
+
+/// A move: any integer the game chooses.
+pub type Move = i64;
+
+/// A game the engine can search. The engine calls `play` and `undo` in pairs and leaves
+/// the game as it found it, also when the search stops early or fails.
+pub trait Game {
+    /// Appends the legal moves of the position to `out` (which is empty), in the order the
+    /// engine should try them: good moves first make alpha-beta fast.
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError>;
+    /// Plays `mv`, one of the moves just listed.
+    fn play(&mut self, mv: Move);
+    /// Takes back `mv`, the last move played.
+    fn undo(&mut self, mv: Move);
+    /// The final score from MAX's point of view if the game is over, else `None`. A game
+    /// with no legal moves must say it is over: the engine assumes no outcome.
+    fn outcome(&mut self) -> Option<i32>;
+    /// A heuristic score from MAX's point of view, for positions at the depth limit.
+    fn evaluate(&mut self) -> i32;
+    /// A hash of the position: enables the transposition table.
+    fn hash(&mut self) -> Option<u64> {
+        None
+    }
+    /// Whether MAX is to move, for games where turns do not strictly alternate (passes,
+    /// extra turns). `None`: the sides alternate.
+    fn max_to_move(&mut self) -> Option<bool> {
+        None
+    }
+    /// The range of final scores (MAX's view) reachable from the position with best play
+    /// by both sides, if the game knows one: it narrows alpha-beta's window. `lo == hi`
+    /// settles the position at that score without searching it, as if it ended a ply later.
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        None
+    }
+}
+
+/// A game that broke its contract. The search stops and reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameError {
+    /// The move list did not fit the capacity it was given.
+    TooManyMoves,
+    /// The move count was negative.
+    NegativeMoveCount,
+    /// A score or evaluation was `i32::MIN` or `i32::MAX`.
+    ScoreOutOfRange,
+    /// A position had no legal moves but the game did not say it was over.
+    NoMovesNotOver,
+    /// `bounds` gave a lower bound above the upper bound.
+    BadBounds,
+    /// The search went deeper than the engine's ply limit.
+    TooDeep,
+}
+
+/// Which search to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Plain minimax: prunes nothing, uses no table; the teaching reference.
+    Minimax,
+    /// Fail-soft alpha-beta.
+    AlphaBeta,
+    /// Principal variation search: null windows after the first move.
+    Pvs,
+    /// The exact game value, by null-window searches that narrow the score range.
+    Exact,
+}
+
+/// What a progress report says, after each completed iteration.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    pub depth: u32,
+    /// MAX's view.
+    pub value: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: &'a [Move],
+}
+
+/// How to search.
+pub struct Options<'a> {
+    pub method: Method,
+    /// The depth limit in plies; `u32::MAX` searches until the value is proven.
+    pub max_depth: u32,
+    /// Search depth 1, 2, ... up to `max_depth`, stopping once the value is proven.
+    pub iterative_deepening: bool,
+    /// The transposition table's size; 0 turns it off (so does a game without `hash`).
+    pub table_bytes: usize,
+    /// Stop after this many nodes (0: no limit).
+    pub node_limit: u64,
+    /// Stop after this long.
+    pub time_limit: Option<Duration>,
+    /// Stop when another thread stores a non-zero value here.
+    pub stop: Option<&'a AtomicI32>,
+    /// Called after each completed iteration.
+    pub progress: Option<&'a mut dyn FnMut(&Progress)>,
+    /// Whether MAX moves at the root, for games without `max_to_move`.
+    pub max_at_root: bool,
+    /// In `Exact` mode, after the score is found, search once more among the moves of
+    /// that score for the fastest win (or slowest loss). Games whose scores already
+    /// encode the distance to the end (Connect Four's) can turn this off.
+    pub refine_distance: bool,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            method: Method::AlphaBeta,
+            max_depth: u32::MAX,
+            iterative_deepening: true,
+            table_bytes: 16 << 20,
+            node_limit: 0,
+            time_limit: None,
+            stop: None,
+            progress: None,
+            max_at_root: true,
+            refine_distance: true,
+        }
+    }
+}
+
+/// What a search did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    pub nodes: u64,
+    /// Final positions scored and positions evaluated at the depth limit.
+    pub leaves: u64,
+    pub cutoffs: u64,
+    pub table_probes: u64,
+    pub table_hits: u64,
+    pub elapsed: Duration,
+}
+
+/// The answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play, or `None` if the game is already over.
+    pub best_move: Option<Move>,
+    /// The value from MAX's point of view.
+    pub value: i32,
+    /// Whether `value` is exact at `depth` (false: a bound, or no iteration finished).
+    pub exact: bool,
+    /// Whether the value is the game's true value, every line reaching a final position.
+    pub proven: bool,
+    /// For a proven value, the plies to the end along the principal variation.
+    pub plies_to_end: Option<u32>,
+    /// The depth of the last completed iteration.
+    pub depth: u32,
+    /// The principal variation, `best_move` first.
+    pub pv: Vec<Move>,
+    pub stats: SearchStats,
+}

@@ -1,0 +1,204 @@
+//! Small games for the engine's tests, written plainly in Rust.
+#![allow(dead_code)]
+
+use minimax::search::{Game, GameError, Move};
+
+/// Tic-tac-toe: X is MAX and moves first; 1 for a win by X, -1 for a loss, 0 for a draw.
+#[derive(Clone)]
+pub struct TicTacToe {
+    pub cells: [i8; 9], // 1 X, -1 O, 0 empty
+    pub moves_made: u32,
+    /// Hash for the transposition table when true.
+    pub hashing: bool,
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl TicTacToe {
+    pub fn new() -> Self {
+        TicTacToe {
+            cells: [0; 9],
+            moves_made: 0,
+            hashing: true,
+        }
+    }
+    pub fn winner(&self) -> i8 {
+        for l in LINES {
+            let s = self.cells[l[0]];
+            if s != 0 && s == self.cells[l[1]] && s == self.cells[l[2]] {
+                return s;
+            }
+        }
+        0
+    }
+    fn to_move(&self) -> i8 {
+        if self.moves_made % 2 == 0 { 1 } else { -1 }
+    }
+}
+
+impl Game for TicTacToe {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend((0..9).filter(|&i| self.cells[i] == 0).map(|i| i as Move));
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.cells[mv as usize] = self.to_move();
+        self.moves_made += 1;
+    }
+    fn undo(&mut self, mv: Move) {
+        self.cells[mv as usize] = 0;
+        self.moves_made -= 1;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        let w = self.winner();
+        if w != 0 {
+            Some(w as i32)
+        } else if self.moves_made == 9 {
+            Some(0)
+        } else {
+            None
+        }
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.hashing
+            .then(|| self.cells.iter().fold(0u64, |h, &c| h * 3 + (c + 1) as u64))
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.to_move() == 1)
+    }
+}
+
+/// Connect Four, 7 x 6, played column by column; MAX moves first. The final score is
+/// Pascal Pons' from the winner's side, `(43 - n) / 2` with `n` stones after the win.
+#[derive(Clone)]
+pub struct ConnectFour {
+    pub board: [[i8; 6]; 7], // [column][row], 1 first player, -1 second
+    pub heights: [usize; 7],
+    pub n: usize,
+    pub hashing: bool,
+    pub bounding: bool,
+}
+
+impl ConnectFour {
+    pub fn new() -> Self {
+        ConnectFour {
+            board: [[0; 6]; 7],
+            heights: [0; 7],
+            n: 0,
+            hashing: true,
+            bounding: true,
+        }
+    }
+    /// Plays a string of column digits 1-7; `None` if a move is invalid or after a win.
+    pub fn from_moves(s: &str) -> Option<Self> {
+        let mut g = ConnectFour::new();
+        for ch in s.chars() {
+            let c = ch.to_digit(10)? as usize;
+            if !(1..=7).contains(&c) || g.heights[c - 1] == 6 || g.last_move_won() {
+                return None;
+            }
+            g.play(c as Move - 1);
+        }
+        (!g.last_move_won()).then_some(g)
+    }
+    fn player(&self) -> i8 {
+        if self.n % 2 == 0 { 1 } else { -1 }
+    }
+    pub fn last_move_won(&self) -> bool {
+        if self.n == 0 {
+            return false;
+        }
+        let p = -self.player();
+        for c in 0..7 {
+            for r in 0..6 {
+                if self.board[c][r] != p {
+                    continue;
+                }
+                for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
+                    let ok = (1..4).all(|k| {
+                        let (cc, rr) = (c as i32 + dc * k, r as i32 + dr * k);
+                        (0..7).contains(&cc)
+                            && (0..6).contains(&rr)
+                            && self.board[cc as usize][rr as usize] == p
+                    });
+                    if ok {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+impl Game for ConnectFour {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend(
+            [3, 2, 4, 1, 5, 0, 6]
+                .into_iter()
+                .filter(|&c| self.heights[c as usize] < 6),
+        );
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        let c = mv as usize;
+        self.board[c][self.heights[c]] = self.player();
+        self.heights[c] += 1;
+        self.n += 1;
+    }
+    fn undo(&mut self, mv: Move) {
+        let c = mv as usize;
+        self.heights[c] -= 1;
+        self.board[c][self.heights[c]] = 0;
+        self.n -= 1;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        if self.last_move_won() {
+            let score = (44 - self.n as i32) / 2; // (43 - stones before the winning one) / 2
+            // The player who just moved won.
+            return Some(if self.player() == 1 { -score } else { score });
+        }
+        (self.n == 42).then_some(0)
+    }
+    /// Stones in the centre column, first player minus second.
+    fn evaluate(&mut self) -> i32 {
+        self.board[3].iter().map(|&c| c as i32).sum()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.hashing.then(|| {
+            let mut h = 0u64;
+            for c in 0..7 {
+                for r in 0..6 {
+                    h = h
+                        .wrapping_mul(3)
+                        .wrapping_add((self.board[c][r] + 1) as u64);
+                }
+            }
+            h
+        })
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.player() == 1)
+    }
+    /// The side to move wins at best with its next stone, the opponent with the one after.
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        if !self.bounding || self.n >= 42 {
+            return None;
+        }
+        let mine = (43 - self.n as i32) / 2;
+        let theirs = (42 - self.n as i32) / 2;
+        Some(if self.player() == 1 { (-theirs, mine) } else { (-mine, theirs) })
+    }
+}

@@ -1,0 +1,307 @@
+//! The game engine in Rust: tic-tac-toe's published counts, every method against plain
+//! minimax, Connect Four against an independent exhaustive search, and the behaviours
+//! users expect (fastest win, slowest loss, extra turns, limits, misbehaving games).
+
+mod common;
+#[path = "common/games.rs"]
+mod games;
+
+use games::{ConnectFour, TicTacToe};
+use minimax::search::{Game, GameError, Method, Move, Options, search};
+use minimax::tree::{Tree, text};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+fn opts(method: Method, depth: u32, id: bool, table: bool) -> Options<'static> {
+    Options {
+        method,
+        max_depth: depth,
+        iterative_deepening: id,
+        table_bytes: if table { 1 << 20 } else { 0 },
+        ..Options::default()
+    }
+}
+
+#[test]
+fn tic_tac_toe_plain_minimax_visits_549946_nodes_and_draws() {
+    let mut g = TicTacToe::new();
+    let r = search(&mut g, &mut opts(Method::Minimax, u32::MAX, false, false)).unwrap();
+    assert_eq!(
+        (r.value, r.stats.nodes, r.stats.leaves),
+        (0, 549_946, 255_168)
+    );
+    assert!(r.proven && r.exact);
+    for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
+        for (id, table) in [(false, false), (true, false), (false, true), (true, true)] {
+            let r = search(&mut g, &mut opts(method, u32::MAX, id, table)).unwrap();
+            assert_eq!(r.value, 0, "{method:?} id {id} table {table}");
+            assert!(r.proven);
+            assert!(r.stats.nodes < 549_946);
+        }
+    }
+    assert_eq!(g.cells, [0; 9], "the game is left as it was");
+}
+
+/// Every method and option combination gives plain minimax's value, and a best move among
+/// plain minimax's tied-best moves, at the same depth.
+fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusive<u32>) {
+    for (k, start) in positions.iter().enumerate() {
+        for depth in depths.clone() {
+            let mut g = start.clone();
+            let plain = search(&mut g, &mut opts(Method::Minimax, depth, false, false)).unwrap();
+            // The value of each root move by plain minimax one ply shallower.
+            let mut moves = Vec::new();
+            g.moves(&mut moves).unwrap();
+            let mut tied = Vec::new();
+            for &mv in &moves {
+                g.play(mv);
+                let after = match (g.outcome(), depth) {
+                    (Some(score), _) => score,
+                    (None, 1) => g.evaluate(),
+                    _ => search(&mut g, &mut opts(Method::Minimax, depth - 1, false, false)).unwrap().value,
+                };
+                g.undo(mv);
+                if after == plain.value {
+                    tied.push(mv);
+                }
+            }
+            for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
+                for (id, table) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let r = search(&mut g, &mut opts(method, depth, id, table)).unwrap();
+                    let what = format!("position {k} depth {depth} {method:?} id {id} table {table}");
+                    assert_eq!(r.value, plain.value, "{what}");
+                    assert!(tied.contains(&r.best_move.unwrap()), "{what}: {:?} not in {tied:?}", r.best_move);
+                }
+            }
+        }
+    }
+}
+
+/// Positions reached by `plies` random moves that do not end the game.
+fn random_positions<G: Game + Clone>(start: G, count: usize, plies: std::ops::RangeInclusive<u64>, seed: u64) -> Vec<G> {
+    let mut rng = common::Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut g = start.clone();
+        let n = rng.range(*plies.start() as i64, *plies.end() as i64);
+        let mut ok = true;
+        for _ in 0..n {
+            let mut moves = Vec::new();
+            g.moves(&mut moves).unwrap();
+            let mv = moves[rng.range(0, moves.len() as i64 - 1) as usize];
+            g.play(mv);
+            if g.outcome().is_some() {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            out.push(g);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_method_agrees_with_plain_minimax_on_tic_tac_toe() {
+    let positions = random_positions(TicTacToe::new(), 100, 0..=5, 1);
+    differential(&positions, 1..=6);
+}
+
+#[test]
+fn every_method_agrees_with_plain_minimax_on_connect_four() {
+    let positions = random_positions(ConnectFour::new(), 100, 0..=30, 2);
+    differential(&positions, 1..=4);
+    differential(&positions[..10], 5..=6);
+}
+
+/// Plain exhaustive negamax over the naive Connect Four rules, with no engine at all:
+/// the score from the side to move's point of view.
+fn exhaustive(g: &mut ConnectFour) -> i32 {
+    if g.n == 42 {
+        return 0;
+    }
+    let mut best = i32::MIN;
+    for c in 0..7 {
+        if g.heights[c] == 6 {
+            continue;
+        }
+        g.play(c as Move);
+        let v = if g.last_move_won() { (44 - g.n as i32) / 2 } else { -exhaustive(g) };
+        g.undo(c as Move);
+        best = best.max(v);
+    }
+    best
+}
+
+#[test]
+fn connect_four_exact_scores_on_late_positions() {
+    // Late positions, labelled by the exhaustive search, solved by every method. (The
+    // early positions 4455 and 44455554221 are solved by c_examples/connect4.c, whose
+    // game knowledge makes them quick; see tests/games_c.rs.)
+    let late = random_positions(ConnectFour::new(), 40, 32..=35, 3);
+    for (k, start) in late.iter().enumerate() {
+        let mut g = start.clone();
+        let side = if g.n % 2 == 0 { 1 } else { -1 };
+        let label = exhaustive(&mut g);
+        for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
+            let r = search(&mut g, &mut opts(method, u32::MAX, method != Method::Exact, true)).unwrap();
+            assert_eq!(side * r.value, label, "late position {k} {method:?}");
+            assert!(r.proven && r.exact);
+        }
+    }
+}
+
+/// A game over an explicit tree: moves are child indices, leaves are final scores (MAX's
+/// view). Nodes whose label starts with `X` are MAX to move, `O` MIN; unlabelled nodes
+/// alternate (the turn callback then says so too).
+struct TreeGame {
+    tree: Tree,
+    path: Vec<usize>,
+    root_max: bool,
+}
+
+impl TreeGame {
+    fn new(text: &str) -> Self {
+        TreeGame { tree: text::parse(text).unwrap(), path: vec![0], root_max: true }
+    }
+    fn node(&self) -> usize {
+        *self.path.last().unwrap()
+    }
+    fn side(&self, node: usize, depth: usize) -> bool {
+        match self.tree.label(node).map(|l| l.as_bytes()[0]) {
+            Some(b'X') => true,
+            Some(b'O') => false,
+            _ => self.root_max ^ (depth % 2 == 1),
+        }
+    }
+}
+
+impl Game for TreeGame {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend((0..self.tree.children(self.node()).len()).map(|i| i as Move));
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        let child = self.tree.children(self.node())[mv as usize];
+        self.path.push(child);
+    }
+    fn undo(&mut self, _: Move) {
+        self.path.pop();
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        let n = self.node();
+        self.tree.is_leaf(n).then(|| self.tree.value(n))
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.side(self.node(), self.path.len() - 1))
+    }
+}
+
+const METHODS: [Method; 4] = [Method::Minimax, Method::AlphaBeta, Method::Pvs, Method::Exact];
+
+#[test]
+fn prefers_the_fastest_win_and_the_slowest_loss() {
+    // Move 0 wins in 3 plies, move 1 wins at once.
+    let mut win = TreeGame::new("(((1)) 1 ((1)))");
+    // Move 0 loses at once, move 1 loses in 3 plies.
+    let mut loss = TreeGame::new("(-1 ((-1)) -1)");
+    for method in METHODS {
+        for id in [false, true] {
+            let r = search(&mut win, &mut opts(method, u32::MAX, id, false)).unwrap();
+            assert_eq!((r.best_move, r.value, r.plies_to_end), (Some(1), 1, Some(1)), "{method:?}");
+            let r = search(&mut loss, &mut opts(method, u32::MAX, id, false)).unwrap();
+            assert_eq!((r.best_move, r.value, r.plies_to_end), (Some(1), -1, Some(3)), "{method:?}");
+        }
+    }
+    // Tic-tac-toe: X (to move) can win at once on square 3, or later.
+    let mut g = TicTacToe::new();
+    for sq in [0, 3, 1, 4] {
+        g.play(sq); // X 0, O 3, X 1, O 4: X wins now at 2
+    }
+    for method in METHODS {
+        let r = search(&mut g, &mut opts(method, u32::MAX, true, true)).unwrap();
+        assert_eq!((r.best_move, r.value, r.plies_to_end), (Some(2), 1, Some(1)), "{method:?}");
+    }
+}
+
+#[test]
+fn extra_turns_follow_the_turn_callback() {
+    // At the root MAX picks A, after which MAX moves again (X), or B, where MIN moves.
+    let text = "(X:(3 5) O:(4 9))";
+    let mut g = TreeGame::new(text);
+    for method in METHODS {
+        let r = search(&mut g, &mut opts(method, u32::MAX, false, false)).unwrap();
+        assert_eq!((r.value, r.best_move), (5, Some(0)), "{method:?}");
+    }
+    // The same tree with strictly alternating turns has another answer.
+    let mut alternate = TreeGame::new("(A:(3 5) B:(4 9))");
+    let r = search(&mut alternate, &mut opts(Method::AlphaBeta, u32::MAX, false, false)).unwrap();
+    assert_eq!((r.value, r.best_move), (4, Some(1)));
+}
+
+#[test]
+fn extreme_scores_do_not_overflow_and_invalid_ones_are_refused() {
+    let (lo, hi) = (i32::MIN + 1, i32::MAX - 1);
+    let mut g = TreeGame::new(&format!("(({lo} {hi}) ({hi} {hi}))"));
+    for method in METHODS {
+        let r = search(&mut g, &mut opts(method, u32::MAX, true, false)).unwrap();
+        assert_eq!(r.value, hi, "{method:?}");
+    }
+    let mut bad = TreeGame::new(&format!("(1 {})", i32::MIN));
+    assert_eq!(search(&mut bad, &mut Options::default()), Err(GameError::ScoreOutOfRange));
+}
+
+#[test]
+fn limits_and_the_stop_flag_return_a_legal_move() {
+    let legal = |mv: Option<Move>| mv.is_some_and(|c| (0..7).contains(&c));
+    let mut g = ConnectFour::new();
+    let r = search(&mut g, &mut Options { node_limit: 50, ..Options::default() }).unwrap();
+    assert!(legal(r.best_move) && r.stats.nodes <= 51);
+    let flag = AtomicI32::new(1);
+    let r = search(&mut g, &mut Options { stop: Some(&flag), ..Options::default() }).unwrap();
+    assert!(legal(r.best_move) && !r.exact);
+    let r = search(&mut g, &mut Options { time_limit: Some(Duration::from_millis(20)), ..Options::default() }).unwrap();
+    assert!(legal(r.best_move) && r.depth >= 1);
+    // Stopped from another thread in the middle of a long search.
+    let flag = AtomicI32::new(0);
+    let start = Instant::now();
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(1, Ordering::Relaxed);
+        });
+        search(&mut g, &mut Options { stop: Some(&flag), method: Method::Exact, ..Options::default() }).unwrap()
+    });
+    assert!(legal(r.best_move));
+    assert!(start.elapsed() < Duration::from_secs(2), "stopped promptly");
+    assert_eq!((g.n, g.heights), (0, [0; 7]), "the game is back at its root");
+}
+
+#[test]
+fn the_same_inputs_give_the_same_result() {
+    let positions = random_positions(ConnectFour::new(), 5, 6..=10, 9);
+    for p in positions {
+        for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
+            let run = |mut g: ConnectFour| {
+                let mut r = search(&mut g, &mut opts(method, 7, true, true)).unwrap();
+                r.stats.elapsed = Duration::ZERO;
+                r
+            };
+            assert_eq!(run(p.clone()), run(p.clone()));
+        }
+    }
+}
+
+#[test]
+fn progress_is_reported_after_each_iteration() {
+    let mut g = TicTacToe::new();
+    let mut seen = Vec::new();
+    let mut report = |p: &minimax::search::Progress| seen.push((p.depth, p.pv.len()));
+    let r = search(&mut g, &mut Options { progress: Some(&mut report), ..Options::default() }).unwrap();
+    assert_eq!(seen.len() as u32, r.depth);
+    assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), (1..=r.depth).collect::<Vec<_>>());
+}
