@@ -58,7 +58,11 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
                 let after = match (g.outcome(), depth) {
                     (Some(score), _) => score,
                     (None, 1) => g.evaluate(),
-                    _ => search(&mut g, &mut opts(Method::Minimax, depth - 1, false, false)).unwrap().value,
+                    _ => {
+                        search(&mut g, &mut opts(Method::Minimax, depth - 1, false, false))
+                            .unwrap()
+                            .value
+                    }
                 };
                 g.undo(mv);
                 if after == plain.value {
@@ -68,9 +72,14 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
             for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
                 for (id, table) in [(false, false), (true, false), (false, true), (true, true)] {
                     let r = search(&mut g, &mut opts(method, depth, id, table)).unwrap();
-                    let what = format!("position {k} depth {depth} {method:?} id {id} table {table}");
+                    let what =
+                        format!("position {k} depth {depth} {method:?} id {id} table {table}");
                     assert_eq!(r.value, plain.value, "{what}");
-                    assert!(tied.contains(&r.best_move.unwrap()), "{what}: {:?} not in {tied:?}", r.best_move);
+                    assert!(
+                        tied.contains(&r.best_move.unwrap()),
+                        "{what}: {:?} not in {tied:?}",
+                        r.best_move
+                    );
                 }
             }
         }
@@ -78,7 +87,12 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
 }
 
 /// Positions reached by `plies` random moves that do not end the game.
-fn random_positions<G: Game + Clone>(start: G, count: usize, plies: std::ops::RangeInclusive<u64>, seed: u64) -> Vec<G> {
+fn random_positions<G: Game + Clone>(
+    start: G,
+    count: usize,
+    plies: std::ops::RangeInclusive<u64>,
+    seed: u64,
+) -> Vec<G> {
     let mut rng = common::Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < count {
@@ -127,7 +141,11 @@ fn exhaustive(g: &mut ConnectFour) -> i32 {
             continue;
         }
         g.play(c as Move);
-        let v = if g.last_move_won() { (44 - g.n as i32) / 2 } else { -exhaustive(g) };
+        let v = if g.last_move_won() {
+            (44 - g.n as i32) / 2
+        } else {
+            -exhaustive(g)
+        };
         g.undo(c as Move);
         best = best.max(v);
     }
@@ -145,7 +163,11 @@ fn connect_four_exact_scores_on_late_positions() {
         let side = if g.n % 2 == 0 { 1 } else { -1 };
         let label = exhaustive(&mut g);
         for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
-            let r = search(&mut g, &mut opts(method, u32::MAX, method != Method::Exact, true)).unwrap();
+            let r = search(
+                &mut g,
+                &mut opts(method, u32::MAX, method != Method::Exact, true),
+            )
+            .unwrap();
             assert_eq!(side * r.value, label, "late position {k} {method:?}");
             assert!(r.proven && r.exact);
         }
@@ -163,7 +185,11 @@ struct TreeGame {
 
 impl TreeGame {
     fn new(text: &str) -> Self {
-        TreeGame { tree: text::parse(text).unwrap(), path: vec![0], root_max: true }
+        TreeGame {
+            tree: text::parse(text).unwrap(),
+            path: vec![0],
+            root_max: true,
+        }
     }
     fn node(&self) -> usize {
         *self.path.last().unwrap()
@@ -201,7 +227,12 @@ impl Game for TreeGame {
     }
 }
 
-const METHODS: [Method; 4] = [Method::Minimax, Method::AlphaBeta, Method::Pvs, Method::Exact];
+const METHODS: [Method; 4] = [
+    Method::Minimax,
+    Method::AlphaBeta,
+    Method::Pvs,
+    Method::Exact,
+];
 
 #[test]
 fn prefers_the_fastest_win_and_the_slowest_loss() {
@@ -212,9 +243,17 @@ fn prefers_the_fastest_win_and_the_slowest_loss() {
     for method in METHODS {
         for id in [false, true] {
             let r = search(&mut win, &mut opts(method, u32::MAX, id, false)).unwrap();
-            assert_eq!((r.best_move, r.value, r.plies_to_end), (Some(1), 1, Some(1)), "{method:?}");
+            assert_eq!(
+                (r.best_move, r.value, r.plies_to_end),
+                (Some(1), 1, Some(1)),
+                "{method:?}"
+            );
             let r = search(&mut loss, &mut opts(method, u32::MAX, id, false)).unwrap();
-            assert_eq!((r.best_move, r.value, r.plies_to_end), (Some(1), -1, Some(3)), "{method:?}");
+            assert_eq!(
+                (r.best_move, r.value, r.plies_to_end),
+                (Some(1), -1, Some(3)),
+                "{method:?}"
+            );
         }
     }
     // Tic-tac-toe: X (to move) can win at once on square 3, or later.
@@ -224,7 +263,11 @@ fn prefers_the_fastest_win_and_the_slowest_loss() {
     }
     for method in METHODS {
         let r = search(&mut g, &mut opts(method, u32::MAX, true, true)).unwrap();
-        assert_eq!((r.best_move, r.value, r.plies_to_end), (Some(2), 1, Some(1)), "{method:?}");
+        assert_eq!(
+            (r.best_move, r.value, r.plies_to_end),
+            (Some(2), 1, Some(1)),
+            "{method:?}"
+        );
     }
 }
 
@@ -239,7 +282,11 @@ fn extra_turns_follow_the_turn_callback() {
     }
     // The same tree with strictly alternating turns has another answer.
     let mut alternate = TreeGame::new("(A:(3 5) B:(4 9))");
-    let r = search(&mut alternate, &mut opts(Method::AlphaBeta, u32::MAX, false, false)).unwrap();
+    let r = search(
+        &mut alternate,
+        &mut opts(Method::AlphaBeta, u32::MAX, false, false),
+    )
+    .unwrap();
     assert_eq!((r.value, r.best_move), (4, Some(1)));
 }
 
@@ -252,19 +299,43 @@ fn extreme_scores_do_not_overflow_and_invalid_ones_are_refused() {
         assert_eq!(r.value, hi, "{method:?}");
     }
     let mut bad = TreeGame::new(&format!("(1 {})", i32::MIN));
-    assert_eq!(search(&mut bad, &mut Options::default()), Err(GameError::ScoreOutOfRange));
+    assert_eq!(
+        search(&mut bad, &mut Options::default()),
+        Err(GameError::ScoreOutOfRange)
+    );
 }
 
 #[test]
 fn limits_and_the_stop_flag_return_a_legal_move() {
     let legal = |mv: Option<Move>| mv.is_some_and(|c| (0..7).contains(&c));
     let mut g = ConnectFour::new();
-    let r = search(&mut g, &mut Options { node_limit: 50, ..Options::default() }).unwrap();
+    let r = search(
+        &mut g,
+        &mut Options {
+            node_limit: 50,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     assert!(legal(r.best_move) && r.stats.nodes <= 51);
     let flag = AtomicI32::new(1);
-    let r = search(&mut g, &mut Options { stop: Some(&flag), ..Options::default() }).unwrap();
+    let r = search(
+        &mut g,
+        &mut Options {
+            stop: Some(&flag),
+            ..Options::default()
+        },
+    )
+    .unwrap();
     assert!(legal(r.best_move) && !r.exact);
-    let r = search(&mut g, &mut Options { time_limit: Some(Duration::from_millis(20)), ..Options::default() }).unwrap();
+    let r = search(
+        &mut g,
+        &mut Options {
+            time_limit: Some(Duration::from_millis(20)),
+            ..Options::default()
+        },
+    )
+    .unwrap();
     assert!(legal(r.best_move) && r.depth >= 1);
     // Stopped from another thread in the middle of a long search.
     let flag = AtomicI32::new(0);
@@ -274,11 +345,23 @@ fn limits_and_the_stop_flag_return_a_legal_move() {
             std::thread::sleep(Duration::from_millis(50));
             flag.store(1, Ordering::Relaxed);
         });
-        search(&mut g, &mut Options { stop: Some(&flag), method: Method::Exact, ..Options::default() }).unwrap()
+        search(
+            &mut g,
+            &mut Options {
+                stop: Some(&flag),
+                method: Method::Exact,
+                ..Options::default()
+            },
+        )
+        .unwrap()
     });
     assert!(legal(r.best_move));
     assert!(start.elapsed() < Duration::from_secs(2), "stopped promptly");
-    assert_eq!((g.n, g.heights), (0, [0; 7]), "the game is back at its root");
+    assert_eq!(
+        (g.n, g.heights),
+        (0, [0; 7]),
+        "the game is back at its root"
+    );
 }
 
 #[test]
@@ -301,7 +384,17 @@ fn progress_is_reported_after_each_iteration() {
     let mut g = TicTacToe::new();
     let mut seen = Vec::new();
     let mut report = |p: &minimax::search::Progress| seen.push((p.depth, p.pv.len()));
-    let r = search(&mut g, &mut Options { progress: Some(&mut report), ..Options::default() }).unwrap();
+    let r = search(
+        &mut g,
+        &mut Options {
+            progress: Some(&mut report),
+            ..Options::default()
+        },
+    )
+    .unwrap();
     assert_eq!(seen.len() as u32, r.depth);
-    assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), (1..=r.depth).collect::<Vec<_>>());
+    assert_eq!(
+        seen.iter().map(|s| s.0).collect::<Vec<_>>(),
+        (1..=r.depth).collect::<Vec<_>>()
+    );
 }

@@ -107,7 +107,7 @@ pub struct mm_search_options {
 
 /// What a search did.
 #[repr(C)]
-#[derive(Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct mm_search_stats {
     pub nodes: u64,
     /// Final positions scored plus positions evaluated at the depth limit.
@@ -120,7 +120,7 @@ pub struct mm_search_stats {
 
 /// The answer of `mm_search`.
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct mm_search_result {
     /// Whether there is a move (false when the game is already over).
     pub has_move: bool,

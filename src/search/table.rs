@@ -43,7 +43,10 @@ impl Table {
             return None;
         }
         let count = 1usize << count.ilog2();
-        Some(Table { slots: vec![[0; 4]; count], mask: count - 1 })
+        Some(Table {
+            slots: vec![[0; 4]; count],
+            mask: count - 1,
+        })
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -55,7 +58,14 @@ impl Table {
             _ => return None,
         };
         let proven = meta >> 34 & 1 == 1;
-        (k == key).then_some(Entry { key, value: value as i64, best: best as i64, depth: meta as u32, bound, proven })
+        (k == key).then_some(Entry {
+            key,
+            value: value as i64,
+            best: best as i64,
+            depth: meta as u32,
+            bound,
+            proven,
+        })
     }
 
     pub fn store(&mut self, e: Entry) {
@@ -64,6 +74,11 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        self.slots[e.key as usize & self.mask] = [e.key, e.value as u64, e.best as u64, (e.proven as u64) << 34 | bound << 32 | e.depth as u64];
+        self.slots[e.key as usize & self.mask] = [
+            e.key,
+            e.value as u64,
+            e.best as u64,
+            (e.proven as u64) << 34 | bound << 32 | e.depth as u64,
+        ];
     }
 }

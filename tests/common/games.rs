@@ -199,6 +199,10 @@ impl Game for ConnectFour {
         }
         let mine = (43 - self.n as i32) / 2;
         let theirs = (42 - self.n as i32) / 2;
-        Some(if self.player() == 1 { (-theirs, mine) } else { (-mine, theirs) })
+        Some(if self.player() == 1 {
+            (-theirs, mine)
+        } else {
+            (-mine, theirs)
+        })
     }
 }

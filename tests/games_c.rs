@@ -1,0 +1,300 @@
+//! The game engine through the C API: misbehaving callbacks get their status, options are
+//! checked, and the C examples (tictactoe.c, connect4.c) run with the published answers.
+
+mod common;
+
+use common::{build_example, run, stderr, stdout};
+use minimax::ffi::game::*;
+use minimax::ffi::status::mm_status::{self, *};
+use std::ffi::{c_int, c_void};
+use std::mem::MaybeUninit;
+
+/// A tiny game whose callbacks misbehave as told: one move (0) then over with score 1.
+#[derive(Default)]
+struct Rogue {
+    played: i64,
+    count: c_int,
+    eval: i32,
+    no_end: bool,
+    bounds: Option<(i32, i32)>,
+}
+
+unsafe extern "C" fn rogue_moves(ctx: *mut c_void, moves: *mut i64, cap: usize) -> c_int {
+    // SAFETY: ctx is the Rogue of the test; moves has cap entries.
+    let r = unsafe { &*(ctx as *const Rogue) };
+    if cap > 0 {
+        unsafe { *moves = 0 };
+    }
+    if r.played > 0 && r.no_end { 0 } else { r.count }
+}
+unsafe extern "C" fn rogue_play(ctx: *mut c_void, _: i64) {
+    // SAFETY: ctx is the Rogue of the test.
+    unsafe { (*(ctx as *mut Rogue)).played += 1 };
+}
+unsafe extern "C" fn rogue_undo(ctx: *mut c_void, _: i64) {
+    // SAFETY: ctx is the Rogue of the test.
+    unsafe { (*(ctx as *mut Rogue)).played -= 1 };
+}
+unsafe extern "C" fn rogue_outcome(ctx: *mut c_void, score: *mut i32) -> bool {
+    // SAFETY: ctx is the Rogue of the test; score is writable.
+    let r = unsafe { &*(ctx as *const Rogue) };
+    if r.played >= 2 && !r.no_end {
+        unsafe { *score = 1 };
+        return true;
+    }
+    false
+}
+unsafe extern "C" fn rogue_evaluate(ctx: *mut c_void) -> i32 {
+    // SAFETY: ctx is the Rogue of the test.
+    unsafe { (*(ctx as *const Rogue)).eval }
+}
+unsafe extern "C" fn rogue_bounds(ctx: *mut c_void, lo: *mut i32, hi: *mut i32) -> bool {
+    // SAFETY: ctx is the Rogue of the test; lo and hi are writable.
+    let r = unsafe { &*(ctx as *const Rogue) };
+    match r.bounds {
+        Some((l, h)) => {
+            unsafe { (*lo, *hi) = (l, h) };
+            true
+        }
+        None => false,
+    }
+}
+
+fn run_rogue(rogue: &mut Rogue, depth: u32) -> Result<mm_search_result, mm_status> {
+    let game = mm_game {
+        context: rogue as *mut Rogue as *mut c_void,
+        moves: Some(rogue_moves),
+        play: Some(rogue_play),
+        undo: Some(rogue_undo),
+        outcome: Some(rogue_outcome),
+        evaluate: Some(rogue_evaluate),
+        hash: None,
+        max_to_move: None,
+        bounds: Some(rogue_bounds),
+    };
+    let mut o = MaybeUninit::uninit();
+    // SAFETY: writable locals; the game's callbacks take its context.
+    unsafe { mm_search_options_init(o.as_mut_ptr()) };
+    let mut o = unsafe { o.assume_init() };
+    o.max_depth = depth;
+    o.max_moves = 4;
+    let mut out = MaybeUninit::uninit();
+    let mut pv = [0i64; 8];
+    let s = unsafe { mm_search(&game, &o, out.as_mut_ptr(), pv.as_mut_ptr(), pv.len()) };
+    // SAFETY: written on MM_OK.
+    if s == MM_OK {
+        Ok(unsafe { out.assume_init() })
+    } else {
+        Err(s)
+    }
+}
+
+#[test]
+fn misbehaving_callbacks_get_their_status() {
+    let ok = run_rogue(
+        &mut Rogue {
+            count: 1,
+            ..Default::default()
+        },
+        10,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            ok.value,
+            ok.has_move,
+            ok.best_move,
+            ok.proven,
+            ok.plies_to_end
+        ),
+        (1, true, 0, true, 2)
+    );
+    let cases: [(Rogue, u32, mm_status); 6] = [
+        (
+            Rogue {
+                count: 5,
+                ..Default::default()
+            },
+            10,
+            MM_ERR_GAME_TOO_MANY_MOVES,
+        ),
+        (
+            Rogue {
+                count: -1,
+                ..Default::default()
+            },
+            10,
+            MM_ERR_GAME_NEGATIVE_MOVE_COUNT,
+        ),
+        (
+            Rogue {
+                count: 1,
+                eval: i32::MIN,
+                ..Default::default()
+            },
+            1,
+            MM_ERR_GAME_SCORE_OUT_OF_RANGE,
+        ),
+        (
+            Rogue {
+                count: 1,
+                eval: i32::MAX,
+                ..Default::default()
+            },
+            1,
+            MM_ERR_GAME_SCORE_OUT_OF_RANGE,
+        ),
+        (
+            Rogue {
+                count: 1,
+                no_end: true,
+                ..Default::default()
+            },
+            10,
+            MM_ERR_GAME_NO_MOVES,
+        ),
+        (
+            Rogue {
+                count: 1,
+                bounds: Some((3, -3)),
+                ..Default::default()
+            },
+            10,
+            MM_ERR_GAME_BAD_BOUNDS,
+        ),
+    ];
+    for (mut rogue, depth, expected) in cases {
+        assert_eq!(run_rogue(&mut rogue, depth).unwrap_err(), expected);
+        assert_eq!(
+            rogue.played, 0,
+            "the game is back at its root after {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn options_and_arguments_are_checked() {
+    let mut out = MaybeUninit::uninit();
+    // SAFETY: NULL game is rejected before use.
+    let s = unsafe {
+        mm_search(
+            std::ptr::null(),
+            std::ptr::null(),
+            out.as_mut_ptr(),
+            std::ptr::null_mut(),
+            0,
+        )
+    };
+    assert_eq!(s, MM_ERR_NULL_ARGUMENT);
+    let mut rogue = Rogue {
+        count: 1,
+        ..Default::default()
+    };
+    let mut game = mm_game {
+        context: &mut rogue as *mut Rogue as *mut c_void,
+        moves: Some(rogue_moves),
+        play: Some(rogue_play),
+        undo: Some(rogue_undo),
+        outcome: Some(rogue_outcome),
+        evaluate: None,
+        hash: None,
+        max_to_move: None,
+        bounds: None,
+    };
+    // SAFETY: the missing callback is rejected before any call.
+    let s = unsafe {
+        mm_search(
+            &game,
+            std::ptr::null(),
+            out.as_mut_ptr(),
+            std::ptr::null_mut(),
+            0,
+        )
+    };
+    assert_eq!(s, MM_ERR_NULL_ARGUMENT);
+    game.evaluate = Some(rogue_evaluate);
+    let mut o = MaybeUninit::uninit();
+    // SAFETY: writable local.
+    assert_eq!(unsafe { mm_search_options_init(o.as_mut_ptr()) }, MM_OK);
+    let mut o: mm_search_options = unsafe { o.assume_init() };
+    o.struct_size = 8;
+    // SAFETY: valid game and options.
+    assert_eq!(
+        unsafe { mm_search(&game, &o, out.as_mut_ptr(), std::ptr::null_mut(), 0) },
+        MM_ERR_BAD_OPTIONS
+    );
+    o.struct_size = size_of::<mm_search_options>();
+    o.method = 9;
+    assert_eq!(
+        unsafe { mm_search(&game, &o, out.as_mut_ptr(), std::ptr::null_mut(), 0) },
+        MM_ERR_UNKNOWN_ALGORITHM
+    );
+    o.method = MM_SEARCH_PVS;
+    assert_eq!(
+        unsafe { mm_search(&game, &o, out.as_mut_ptr(), std::ptr::null_mut(), 0) },
+        MM_OK
+    );
+}
+
+#[test]
+fn tictactoe_solves_the_empty_board_with_the_published_count() {
+    let exe = build_example("tictactoe.c");
+    let o = run(&exe, &["--solve"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("value of the empty board: 0 (a draw)\n"),
+        "{out}"
+    );
+    assert!(out.contains("minimax    value 0, nodes 549946,"), "{out}");
+    for name in ["alpha-beta", "pvs", "exact"] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(name) && l.contains("value 0,")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn tictactoe_plays_asks_again_and_exits_on_end_of_input() {
+    let exe = build_example("tictactoe.c");
+    // Bad square, taken square, then moves; the computer never loses.
+    let o = run(&exe, &[], "0\nten\n5\n5\n1\n9\n3\n7\n2\n4\n6\n8\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("please type a square from 1 to 9"), "{out}");
+    assert!(out.contains("square 5 is taken"), "{out}");
+    assert!(
+        out.trim_end().ends_with("draw")
+            || out.trim_end().ends_with("computer wins")
+            || out.contains("goodbye")
+    );
+    assert!(!out.contains("you win"), "{out}");
+    let o = run(&exe, &["--o"], "");
+    assert!(o.status.success() && stdout(&o).contains("goodbye"));
+}
+
+#[test]
+fn connect4_scores_known_positions_and_reports_bad_lines() {
+    let exe = build_example("connect4.c");
+    let o = run(&exe, &[], "4455\n44455554221\n8\n1111111\n4455667\n\n");
+    let out = stdout(&o);
+    let lines: Vec<Vec<&str>> = out.lines().map(|l| l.split(' ').collect()).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!((lines[0][0], lines[0][1]), ("4455", "18"));
+    assert_eq!((lines[1][0], lines[1][1]), ("44455554221", "-15"));
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 3: \"8\": not a column digit 1-7"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 4: \"1111111\": the column is full"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 5: \"4455667\": the game is already over"),
+        "{err}"
+    );
+}
