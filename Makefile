@@ -3,7 +3,8 @@
 #   make examples  build the examples without running them
 #   make header    regenerate include/minimax.h from the Rust sources
 #   make test      cargo test (the README's test command)
-#   make bench     the speed benchmark: textbook C code beside the library, ratios printed
+#   make bench     the speed benchmarks: textbook C code beside the library (ratios), then
+#                  the game engine (tic-tac-toe, Connect Four classes against Pons' figures)
 
 CARGO  ?= cargo
 CC     ?= cc
@@ -31,7 +32,7 @@ lib: FORCE
 $(BUILD):
 	mkdir -p $@
 
-$(BUILD)/%: c_examples/%.c c_examples/read_input.h include/minimax.h lib | $(BUILD)
+$(BUILD)/%: c_examples/%.c $(wildcard c_examples/*.h) include/minimax.h lib | $(BUILD)
 	$(CC) $(CFLAGS) -Iinclude $< -o $@ $(LDLIBS)
 
 $(BUILD)/alphabeta_demo_cpp: c_examples/alphabeta_demo.cpp include/minimax.h lib | $(BUILD)
@@ -56,8 +57,13 @@ demo: examples
 $(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude -Ibenches $< -o $@ $(LDLIBS)
 
-bench: $(BUILD)/bench
+bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe
 	$(BUILD)/bench $(BENCH_ARGS)
+	$(BUILD)/tictactoe --solve
+	$(BUILD)/connect4_bench $(C4_ARGS)
+
+$(BUILD)/connect4_bench: benches/connect4_bench.c c_examples/connect4_game.h include/minimax.h lib | $(BUILD)
+	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude $< -o $@ $(LDLIBS)
 
 header:
 	MM_BLESS=1 $(CARGO) test --test header

@@ -32,7 +32,8 @@ pub(crate) const NO_MOVE: i64 = i64::MIN;
 /// (the allocator hands out zeroed pages lazily).
 pub(crate) struct Table {
     slots: Vec<[u64; 4]>,
-    mask: usize,
+    /// 64 minus log2 of the slot count: the index is the top bits of the mixed hash.
+    shift: u32,
 }
 
 impl Table {
@@ -42,16 +43,19 @@ impl Table {
         if count == 0 {
             return None;
         }
-        let count = 1usize << count.ilog2();
-        Some(Table {
-            slots: vec![[0; 4]; count],
-            mask: count - 1,
-        })
+        let bits = count.ilog2();
+        Some(Table { slots: vec![[0; 4]; 1usize << bits], shift: 64 - bits })
+    }
+
+    /// The slot of a hash. Games' hashes are often poorly mixed (a bitboard's low bits
+    /// cover one corner), so the index is taken from a Fibonacci multiple's top bits.
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15).checked_shr(self.shift).unwrap_or(0)) as usize
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let [k, value, best, meta] = self.slots[key as usize & self.mask];
-        let bound = match meta >> 32 {
+        let [k, value, best, meta] = self.slots[self.slot(key)];
+        let bound = match (meta >> 32) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             3 => Bound::Upper,
@@ -74,7 +78,8 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        self.slots[e.key as usize & self.mask] = [
+        let i = self.slot(e.key);
+        self.slots[i] = [
             e.key,
             e.value as u64,
             e.best as u64,

@@ -1,0 +1,220 @@
+/*
+ * Connect Four (7 x 6) as a game for libminimax's engine: Pascal Pons' bitboard, immediate
+ * wins, never giving the opponent an immediate win, move ordering by the threats a move
+ * creates, and bounds on the score. Used by connect4.c and the benchmark.
+ */
+#ifndef MM_EXAMPLES_CONNECT4_GAME_H
+#define MM_EXAMPLES_CONNECT4_GAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "minimax.h"
+
+#define W 7
+#define H 6
+
+typedef struct {
+    uint64_t current; /* stones of the player to move */
+    uint64_t mask;    /* all stones */
+    int moves;        /* stones played */
+    uint64_t played[W * H];
+} position;
+
+static uint64_t bottom_col(int c) { return 1ULL << (c * (H + 1)); }
+static uint64_t top_col(int c) { return 1ULL << (H - 1 + c * (H + 1)); }
+static uint64_t column_mask(int c) { return ((1ULL << H) - 1) << (c * (H + 1)); }
+static uint64_t bottom_mask(void) {
+    uint64_t m = 0;
+    for (int c = 0; c < W; c++)
+        m |= bottom_col(c);
+    return m;
+}
+static uint64_t board_mask(void) { return bottom_mask() * ((1ULL << H) - 1); }
+
+static int popcount(uint64_t m) {
+    int n = 0;
+    for (; m; n++)
+        m &= m - 1;
+    return n;
+}
+
+/* The empty cells that would complete four for `stones`. */
+static uint64_t winning_cells(uint64_t stones, uint64_t mask) {
+    uint64_t r = (stones << 1) & (stones << 2) & (stones << 3);
+    static const int shifts[3] = {H + 1, H, H + 2};
+    for (int i = 0; i < 3; i++) {
+        int s = shifts[i];
+        uint64_t p = (stones << s) & (stones << 2 * s);
+        r |= p & (stones << 3 * s);
+        r |= p & (stones >> s);
+        p = (stones >> s) & (stones >> 2 * s);
+        r |= p & (stones << s);
+        r |= p & (stones >> 3 * s);
+    }
+    return r & (board_mask() ^ mask);
+}
+
+static bool four_in_a_row(uint64_t stones) {
+    static const int shifts[4] = {1, H + 1, H, H + 2};
+    for (int i = 0; i < 4; i++) {
+        uint64_t m = stones & (stones >> shifts[i]);
+        if (m & (m >> 2 * shifts[i]))
+            return true;
+    }
+    return false;
+}
+
+static uint64_t possible(const position *p) { return (p->mask + bottom_mask()) & board_mask(); }
+static bool can_win_next(const position *p) { return winning_cells(p->current, p->mask) & possible(p); }
+
+/* The moves that do not let the opponent win at once (0 if every move loses). */
+static uint64_t non_losing(const position *p) {
+    uint64_t moves = possible(p);
+    uint64_t threats = winning_cells(p->current ^ p->mask, p->mask);
+    uint64_t forced = moves & threats;
+    if (forced) {
+        if (forced & (forced - 1))
+            return 0; /* two threats: both cannot be blocked */
+        moves = forced;
+    }
+    return moves & ~(threats >> 1); /* never play below an opponent's winning cell */
+}
+
+static void play_bit(position *p, uint64_t move) {
+    p->played[p->moves] = move;
+    p->current ^= p->mask;
+    p->mask |= move;
+    p->moves++;
+}
+
+/* ---- the game's callbacks ---- */
+
+static const int column_order[W] = {3, 2, 4, 1, 5, 0, 6};
+
+static int c4_moves(void *ctx, int64_t *out, size_t capacity) {
+    const position *p = ctx;
+    uint64_t allowed = non_losing(p);
+    if (allowed == 0)
+        allowed = possible(p); /* every move loses: any will do */
+    uint64_t win = winning_cells(p->current, p->mask) & possible(p);
+    if (win)
+        allowed = win; /* a winning move first and alone */
+    int n = 0, score[W];
+    for (int i = 0; i < W; i++) {
+        int c = column_order[i];
+        uint64_t move = allowed & column_mask(c);
+        if (!move || (size_t)n >= capacity)
+            continue;
+        int s = popcount(winning_cells(p->current | move, p->mask));
+        int j = n++;
+        for (; j > 0 && score[j - 1] < s; j--) { /* stable: ties keep centre-first order */
+            score[j] = score[j - 1];
+            out[j] = out[j - 1];
+        }
+        score[j] = s;
+        out[j] = c;
+    }
+    return n;
+}
+
+static void c4_play(void *ctx, int64_t column) {
+    position *p = ctx;
+    play_bit(p, (p->mask + bottom_col((int)column)) & column_mask((int)column));
+}
+
+static void c4_undo(void *ctx, int64_t column) {
+    (void)column;
+    position *p = ctx;
+    p->moves--;
+    p->mask ^= p->played[p->moves];
+    p->current ^= p->mask;
+}
+
+/* MAX is the first player. A won position scores (44 - n) / 2 for the winner. */
+static bool c4_outcome(void *ctx, int32_t *score) {
+    const position *p = ctx;
+    if (p->moves > 0 && four_in_a_row(p->current ^ p->mask)) {
+        int s = (W * H + 2 - p->moves) / 2;
+        *score = p->moves % 2 == 1 ? s : -s;
+        return true;
+    }
+    if (p->moves == W * H) {
+        *score = 0;
+        return true;
+    }
+    return false;
+}
+
+static int32_t c4_evaluate(void *ctx) {
+    (void)ctx;
+    return 0;
+}
+
+static uint64_t c4_hash(void *ctx) {
+    const position *p = ctx;
+    return p->current + p->mask;
+}
+
+static bool c4_max_to_move(void *ctx) { return ((const position *)ctx)->moves % 2 == 0; }
+
+/* The score range for the side to move (Pons' bounds), then in MAX's view. */
+static bool c4_bounds(void *ctx, int32_t *lo, int32_t *hi) {
+    const position *p = ctx;
+    int n = p->moves, low, high;
+    if (can_win_next(p)) {
+        low = high = (W * H + 1 - n) / 2;
+    } else if (non_losing(p) == 0) {
+        low = high = -(W * H - n) / 2;
+    } else if (n >= W * H - 2) {
+        low = high = 0;
+    } else {
+        low = -(W * H - 2 - n) / 2;
+        high = (W * H - 1 - n) / 2;
+    }
+    bool max = n % 2 == 0;
+    *lo = max ? low : -high;
+    *hi = max ? high : -low;
+    return true;
+}
+
+/* Plays a line of digits; returns NULL on success or what is wrong. */
+#if defined(__GNUC__)
+__attribute__((unused))
+#endif
+static const char *c4_setup(position *p, const char *line) {
+    memset(p, 0, sizeof *p);
+    for (const char *s = line; *s; s++) {
+        if (*s < '1' || *s > '7')
+            return "not a column digit 1-7";
+        int c = *s - '1';
+        if (p->mask & top_col(c))
+            return "the column is full";
+        if (p->moves > 0 && four_in_a_row(p->current ^ p->mask))
+            return "the game is already over";
+        c4_play(p, c);
+    }
+    if (p->moves > 0 && four_in_a_row(p->current ^ p->mask))
+        return "the game is already over";
+    return NULL;
+}
+
+/* The game over `p`, and the options that solve it exactly. */
+static mm_game c4_game(position *p) {
+    mm_game g = {p, c4_moves, c4_play, c4_undo, c4_outcome, c4_evaluate, c4_hash, c4_max_to_move, c4_bounds};
+    return g;
+}
+
+static mm_search_options c4_solver_options(void) {
+    mm_search_options o;
+    mm_search_options_init(&o);
+    o.method = MM_SEARCH_EXACT;
+    o.iterative_deepening = false;
+    o.table_bytes = 64u << 20;
+    o.refine_distance = false; /* the score already encodes the distance to the end */
+    o.max_moves = W;
+    return o;
+}
+
+#endif
