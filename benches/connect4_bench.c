@@ -52,7 +52,7 @@ static int moves_left(int n, int score) {
 
 /* A random position with `played` stones where the game is not over, as digits. */
 static bool random_position(position *p, int played, char *digits) {
-    memset(p, 0, sizeof *p);
+    c4_reset(p);
     for (int i = 0; i < played; i++) {
         int options[W], k = 0;
         for (int c = 0; c < W; c++) {
@@ -85,10 +85,6 @@ int main(int argc, char **argv) {
     };
     static position pos;
     mm_game game = c4_game(&pos);
-    mm_search_options o = c4_solver_options();
-    mm_search_options check = o; /* the cross-check: PVS, full window, iterative deepening */
-    check.method = MM_SEARCH_PVS;
-    check.iterative_deepening = false;
     char digits[64];
     double total_nodes = 0, total_us = 0;
     long mismatches = 0, tries = 0;
@@ -97,8 +93,15 @@ int main(int argc, char **argv) {
         while (c->found < c->wanted && tries < 2000000) {
             tries++;
             int played = c->min_played + (int)(next() % (uint64_t)(c->max_played - c->min_played + 1));
-            if (!random_position(&pos, played, digits) || can_win_next(&pos))
+            uint64_t allowed, win;
+            if (!random_position(&pos, played, digits))
                 continue;
+            analyse(&pos, &allowed, &win);
+            if (win)
+                continue; /* Pons' sets hold no position won in one move */
+            mm_search_options o = c4_solver_options(&pos);
+            mm_search_options check = o; /* the cross-check: PVS with a full window */
+            check.method = MM_SEARCH_PVS;
             mm_search_result r;
             double t0 = now_us();
             mm_status s = mm_search(&game, &o, &r, NULL, 0);

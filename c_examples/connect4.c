@@ -30,7 +30,6 @@ static double now_us(void) {
 int main(void) {
     static position pos;
     mm_game game = c4_game(&pos);
-    mm_search_options o = c4_solver_options();
     char line[256];
     int line_no = 0;
     while (fgets(line, sizeof line, stdin)) {
@@ -43,6 +42,7 @@ int main(void) {
             fprintf(stderr, "line %d: \"%s\": %s\n", line_no, line, problem);
             continue;
         }
+        mm_search_options o = c4_solver_options(&pos);
         double t0 = now_us();
         mm_search_result r;
         mm_status s = mm_search(&game, &o, &r, NULL, 0);

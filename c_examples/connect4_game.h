@@ -20,6 +20,8 @@ typedef struct {
     uint64_t mask;    /* all stones */
     int moves;        /* stones played */
     uint64_t played[W * H];
+    /* What c4_bounds found, reused by c4_moves for the same position. */
+    uint64_t cached_key, cached_allowed, cached_win;
 } position;
 
 static uint64_t bottom_col(int c) { return 1ULL << (c * (H + 1)); }
@@ -67,7 +69,6 @@ static bool four_in_a_row(uint64_t stones) {
 }
 
 static uint64_t possible(const position *p) { return (p->mask + bottom_mask()) & board_mask(); }
-static bool can_win_next(const position *p) { return winning_cells(p->current, p->mask) & possible(p); }
 
 /* The moves that do not let the opponent win at once (0 if every move loses). */
 static uint64_t non_losing(const position *p) {
@@ -93,12 +94,30 @@ static void play_bit(position *p, uint64_t move) {
 
 static const int column_order[W] = {3, 2, 4, 1, 5, 0, 6};
 
+/* The empty board. */
+static void c4_reset(position *p) {
+    memset(p, 0, sizeof *p);
+    p->cached_key = ~0ULL; /* no position has this key */
+}
+
+/* The moves to consider and the winning moves, computed once per position. */
+static void analyse(position *p, uint64_t *allowed, uint64_t *win) {
+    uint64_t key = p->current + p->mask;
+    if (p->cached_key != key) {
+        p->cached_key = key;
+        p->cached_win = winning_cells(p->current, p->mask) & possible(p);
+        p->cached_allowed = non_losing(p);
+    }
+    *allowed = p->cached_allowed;
+    *win = p->cached_win;
+}
+
 static int c4_moves(void *ctx, int64_t *out, size_t capacity) {
-    const position *p = ctx;
-    uint64_t allowed = non_losing(p);
+    position *p = ctx;
+    uint64_t allowed, win;
+    analyse(p, &allowed, &win);
     if (allowed == 0)
         allowed = possible(p); /* every move loses: any will do */
-    uint64_t win = winning_cells(p->current, p->mask) & possible(p);
     if (win)
         allowed = win; /* a winning move first and alone */
     int n = 0, score[W];
@@ -157,15 +176,15 @@ static uint64_t c4_hash(void *ctx) {
     return p->current + p->mask;
 }
 
-static bool c4_max_to_move(void *ctx) { return ((const position *)ctx)->moves % 2 == 0; }
-
 /* The score range for the side to move (Pons' bounds), then in MAX's view. */
 static bool c4_bounds(void *ctx, int32_t *lo, int32_t *hi) {
-    const position *p = ctx;
+    position *p = ctx;
     int n = p->moves, low, high;
-    if (can_win_next(p)) {
+    uint64_t allowed, win;
+    analyse(p, &allowed, &win);
+    if (win) {
         low = high = (W * H + 1 - n) / 2;
-    } else if (non_losing(p) == 0) {
+    } else if (allowed == 0) {
         low = high = -(W * H - n) / 2;
     } else if (n >= W * H - 2) {
         low = high = 0;
@@ -184,7 +203,7 @@ static bool c4_bounds(void *ctx, int32_t *lo, int32_t *hi) {
 __attribute__((unused))
 #endif
 static const char *c4_setup(position *p, const char *line) {
-    memset(p, 0, sizeof *p);
+    c4_reset(p);
     for (const char *s = line; *s; s++) {
         if (*s < '1' || *s > '7')
             return "not a column digit 1-7";
@@ -202,11 +221,13 @@ static const char *c4_setup(position *p, const char *line) {
 
 /* The game over `p`, and the options that solve it exactly. */
 static mm_game c4_game(position *p) {
-    mm_game g = {p, c4_moves, c4_play, c4_undo, c4_outcome, c4_evaluate, c4_hash, c4_max_to_move, c4_bounds};
+    /* Turns alternate, so no turn callback: c4_solver_options says who is to move. */
+    mm_game g = {p, c4_moves, c4_play, c4_undo, c4_outcome, c4_evaluate, c4_hash, NULL, c4_bounds};
     return g;
 }
 
-static mm_search_options c4_solver_options(void) {
+/* MAX is the first player: the options say whether MAX is to move in `p`. */
+static mm_search_options c4_solver_options(const position *p) {
     mm_search_options o;
     mm_search_options_init(&o);
     o.method = MM_SEARCH_EXACT;
@@ -214,6 +235,7 @@ static mm_search_options c4_solver_options(void) {
     o.table_bytes = 64u << 20;
     o.refine_distance = false; /* the score already encodes the distance to the end */
     o.max_moves = W;
+    o.max_at_root = p->moves % 2 == 0;
     return o;
 }
 

@@ -44,13 +44,18 @@ impl Table {
             return None;
         }
         let bits = count.ilog2();
-        Some(Table { slots: vec![[0; 4]; 1usize << bits], shift: 64 - bits })
+        Some(Table {
+            slots: vec![[0; 4]; 1usize << bits],
+            shift: 64 - bits,
+        })
     }
 
     /// The slot of a hash. Games' hashes are often poorly mixed (a bitboard's low bits
     /// cover one corner), so the index is taken from a Fibonacci multiple's top bits.
     fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15).checked_shr(self.shift).unwrap_or(0)) as usize
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .checked_shr(self.shift)
+            .unwrap_or(0)) as usize
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
