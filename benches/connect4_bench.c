@@ -85,6 +85,9 @@ int main(int argc, char **argv) {
     };
     static position pos;
     mm_game game = c4_game(&pos);
+    mm_table *table = NULL;
+    if (mm_table_new(64u << 20, &table) != MM_OK)
+        return 1;
     char digits[64];
     double total_nodes = 0, total_us = 0;
     long mismatches = 0, tries = 0;
@@ -99,7 +102,7 @@ int main(int argc, char **argv) {
             analyse(&pos, &allowed, &win);
             if (win)
                 continue; /* Pons' sets hold no position won in one move */
-            mm_search_options o = c4_solver_options(&pos);
+            mm_search_options o = c4_solver_options(&pos, table);
             mm_search_options check = o; /* the cross-check: PVS with a full window */
             check.method = MM_SEARCH_PVS;
             mm_search_result r;

@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -30,6 +29,11 @@ static double now_us(void) {
 int main(void) {
     static position pos;
     mm_game game = c4_game(&pos);
+    mm_table *table = NULL;
+    if (mm_table_new(64u << 20, &table) != MM_OK) {
+        fprintf(stderr, "error: cannot make the transposition table\n");
+        return 1;
+    }
     char line[256];
     int line_no = 0;
     while (fgets(line, sizeof line, stdin)) {
@@ -42,7 +46,7 @@ int main(void) {
             fprintf(stderr, "line %d: \"%s\": %s\n", line_no, line, problem);
             continue;
         }
-        mm_search_options o = c4_solver_options(&pos);
+        mm_search_options o = c4_solver_options(&pos, table);
         double t0 = now_us();
         mm_search_result r;
         mm_status s = mm_search(&game, &o, &r, NULL, 0);
@@ -53,8 +57,8 @@ int main(void) {
         }
         int score = pos.moves % 2 == 0 ? r.value : -r.value; /* side to move's view */
         printf("%s %d %llu %.0f\n", line, score, (unsigned long long)r.stats.nodes, t1 - t0);
-        if (getenv("C4_STATS")) fprintf(stderr, "probes %llu hits %llu cutoffs %llu leaves %llu\n", (unsigned long long)r.stats.table_probes, (unsigned long long)r.stats.table_hits, (unsigned long long)r.stats.cutoffs, (unsigned long long)r.stats.leaves);
         fflush(stdout);
     }
+    mm_table_free(table);
     return 0;
 }

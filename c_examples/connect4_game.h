@@ -226,13 +226,15 @@ static mm_game c4_game(position *p) {
     return g;
 }
 
-/* MAX is the first player: the options say whether MAX is to move in `p`. */
-static mm_search_options c4_solver_options(const position *p) {
+/* The options that solve `p` exactly with `table` (reused across positions, like a
+   dedicated solver's table). MAX is the first player: the options say whether MAX is to
+   move in `p`. */
+static mm_search_options c4_solver_options(const position *p, mm_table *table) {
     mm_search_options o;
     mm_search_options_init(&o);
     o.method = MM_SEARCH_EXACT;
     o.iterative_deepening = false;
-    o.table_bytes = 64u << 20;
+    o.table = table;
     o.refine_distance = false; /* the score already encodes the distance to the end */
     o.max_moves = W;
     o.max_at_root = p->moves % 2 == 0;

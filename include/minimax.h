@@ -173,6 +173,11 @@ typedef enum mm_status {
 } mm_status;
 
 /**
+ * A transposition table that many searches can reuse (opaque).
+ */
+typedef struct mm_table mm_table;
+
+/**
  * A tree of any shape (opaque). Create it with `mm_tree_parse`, `mm_tree_from_csr` or
  * `mm_tree_from_leaves`; free it with `mm_tree_free`. Nodes are numbered from 0 (the
  * root); parsed trees are numbered in preorder.
@@ -262,6 +267,12 @@ typedef struct mm_search_options {
    * The room given to the `moves` callback per position (default 256).
    */
   size_t max_moves;
+  /**
+   * If not NULL, a table from `mm_table_new` to use instead of allocating
+   * `table_bytes` for this search: reuse one across many searches (one search at a
+   * time per table).
+   */
+  struct mm_table *table;
 } mm_search_options;
 
 /**
@@ -532,6 +543,23 @@ extern "C" {
  * successful call, otherwise the reason it returned 0. Each thread has its own.
  */
 enum mm_status mm_last_error(void);
+
+/**
+ * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
+ * Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each).
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum mm_status mm_table_new(size_t bytes, struct mm_table **out);
+
+/**
+ * Frees a table from `mm_table_new`. NULL is allowed and does nothing.
+ *
+ * # Safety
+ * `table` must be NULL or a table not yet freed and not in use by a search.
+ */
+void mm_table_free(struct mm_table *table);
 
 /**
  * Fills `*options` with the defaults, `struct_size` included.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::args::non_null;
 use super::boundary::status_call;
 use super::status::mm_status::{self, *};
-use crate::search::{self, Game, GameError, Method, Move, Options, Progress};
+use crate::search::{self, Game, GameError, Method, Move, Options, Progress, Table};
 
 /// A game, as callbacks that all receive `context` first. `moves`, `play`, `undo`,
 /// `outcome` and `evaluate` are required; `hash`, `max_to_move` and `bounds` may be NULL.
@@ -103,6 +103,47 @@ pub struct mm_search_options {
     pub refine_distance: bool,
     /// The room given to the `moves` callback per position (default 256).
     pub max_moves: usize,
+    /// If not NULL, a table from `mm_table_new` to use instead of allocating
+    /// `table_bytes` for this search: reuse one across many searches (one search at a
+    /// time per table).
+    pub table: *mut mm_table,
+}
+
+/// A transposition table that many searches can reuse (opaque).
+pub struct mm_table {
+    table: Table,
+}
+
+/// Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
+/// Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each).
+///
+/// # Safety
+/// `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_table_new(bytes: usize, out: *mut *mut mm_table) -> mm_status {
+    status_call(|| {
+        let out = non_null(out)?;
+        let mut table = Table::new(bytes).ok_or(MM_ERR_BAD_OPTIONS)?;
+        table.prefault();
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { out.write(Box::into_raw(Box::new(mm_table { table }))) };
+        Ok(())
+    })
+}
+
+/// Frees a table from `mm_table_new`. NULL is allowed and does nothing.
+///
+/// # Safety
+/// `table` must be NULL or a table not yet freed and not in use by a search.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_table_free(table: *mut mm_table) {
+    let _ = status_call(|| {
+        if !table.is_null() {
+            // SAFETY: made by Box::into_raw in mm_table_new, freed once.
+            drop(unsafe { Box::from_raw(table) });
+        }
+        Ok(())
+    });
 }
 
 /// What a search did.
@@ -165,6 +206,7 @@ pub unsafe extern "C" fn mm_search_options_init(options: *mut mm_search_options)
             max_at_root: d.max_at_root,
             refine_distance: d.refine_distance,
             max_moves: 256,
+            table: std::ptr::null_mut(),
         };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { options.write(init) };
@@ -325,6 +367,8 @@ pub unsafe extern "C" fn mm_search(
             max_depth: c_opts.max_depth,
             iterative_deepening: c_opts.iterative_deepening,
             table_bytes: c_opts.table_bytes,
+            // SAFETY: the caller guarantees a live table that no other search uses now.
+            table: unsafe { c_opts.table.as_mut() }.map(|t| &mut t.table),
             node_limit: c_opts.node_limit,
             time_limit: (c_opts.time_limit_us > 0)
                 .then(|| Duration::from_micros(c_opts.time_limit_us)),

@@ -22,10 +22,10 @@ impl From<GameError> for Halt {
     }
 }
 
-struct Engine<'g, 'o, 'p, G: Game> {
+struct Engine<'g, 'o, 'p, 't, G: Game> {
     game: &'g mut G,
     opts: &'o mut Options<'p>,
-    table: Option<Table>,
+    table: Option<&'t mut Table>,
     stats: SearchStats,
     start: Instant,
     /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
@@ -34,16 +34,30 @@ struct Engine<'g, 'o, 'p, G: Game> {
     pv: Vec<Vec<Move>>,
     /// A move buffer per ply, reused.
     moves: Vec<Vec<Move>>,
+    /// Whether to keep the principal variation below the root: not during the exact
+    /// solve's null-window tests, which need only the root's move.
+    full_pv: bool,
+    /// Set when the last iteration's PV is only the root's move.
+    pv_is_partial: bool,
 }
 
 /// Searches `game` from its current position and returns the best move and the value.
 /// Misbehaving games give `Err`; limits and the stop flag give the last completed
 /// iteration's answer (or, if none completed, the first legal move).
 pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
-    let table = if opts.method == Method::Minimax {
-        None
-    } else {
-        Table::with_bytes(opts.table_bytes)
+    // The caller's table if it lent one, else one of our own for this search.
+    let mut lent = opts.table.take();
+    let mut own: Option<Table>;
+    let table = match (opts.method, lent.as_deref_mut()) {
+        (Method::Minimax, _) => None,
+        (_, Some(t)) => {
+            t.new_search();
+            Some(t)
+        }
+        (_, None) => {
+            own = Table::new(opts.table_bytes);
+            own.as_mut()
+        }
     };
     let mut engine = Engine {
         game,
@@ -54,11 +68,15 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
         horizon: 0,
         pv: Vec::new(),
         moves: Vec::new(),
+        full_pv: true,
+        pv_is_partial: false,
     };
-    engine.run()
+    let result = engine.run();
+    opts.table = lent;
+    result
 }
 
-impl<G: Game> Engine<'_, '_, '_, G> {
+impl<G: Game> Engine<'_, '_, '_, '_, G> {
     fn run(&mut self) -> Result<SearchResult, GameError> {
         let root_max = self.game.max_to_move().unwrap_or(self.opts.max_at_root);
         let sign = if root_max { 1 } else { -1 };
@@ -100,8 +118,8 @@ impl<G: Game> Engine<'_, '_, '_, G> {
             result.value = (sign * value::score(v)) as i32;
             result.exact = true;
             result.proven = proven;
-            result.plies_to_end =
-                proven.then(|| value::plies_to_end(v).unwrap_or(self.pv[0].len() as u32));
+            let along_pv = (!self.pv_is_partial).then_some(self.pv[0].len() as u32);
+            result.plies_to_end = value::plies_to_end(v).or(along_pv).filter(|_| proven);
             result.depth = depth;
             result.pv = self.pv[0].clone();
             if let Some(report) = self.opts.progress.as_mut() {
@@ -142,6 +160,7 @@ impl<G: Game> Engine<'_, '_, '_, G> {
             None => (i32::MIN as i64 + 1, i32::MAX as i64 - 1),
         };
         let mut proof: Option<Vec<Move>> = None; // the PV of the last fail-high search
+        self.full_pv = false;
         while lo < hi {
             let mut med = lo + (hi - lo) / 2;
             if med <= 0 && lo / 2 < med {
@@ -150,7 +169,8 @@ impl<G: Game> Engine<'_, '_, '_, G> {
                 med = hi / 2;
             }
             let (alpha, beta) = (value::at_most(med), value::at_least(med + 1));
-            let r = self.node(depth, 0, root_max, alpha, beta)?;
+            let r = self.node(depth, 0, root_max, alpha, beta);
+            let r = r.inspect_err(|_| self.full_pv = true)?;
             if r <= alpha {
                 hi = med.min(value::score(r));
             } else {
@@ -158,10 +178,13 @@ impl<G: Game> Engine<'_, '_, '_, G> {
                 proof = Some(self.pv[0].clone());
             }
         }
+        self.full_pv = true;
         match proof {
             Some(pv) if !(self.opts.refine_distance && lo != 0) => {
-                // The move that proved `lo` is a best move; its distance was not sought.
+                // The move that proved `lo` is a best move; its distance was not sought,
+                // and the PV holds only that move.
                 self.pv[0] = pv;
+                self.pv_is_partial = true;
                 Ok(value::heuristic(lo))
             }
             _ => self.node(
@@ -270,7 +293,7 @@ impl<G: Game> Engine<'_, '_, '_, G> {
             None
         };
         let mut table_move = NO_MOVE;
-        if let (Some(key), Some(table)) = (key, self.table.as_ref()) {
+        if let (Some(key), Some(table)) = (key, self.table.as_deref()) {
             self.stats.table_probes += 1;
             if let Some(e) = table.probe(key) {
                 self.stats.table_hits += 1;
@@ -314,7 +337,7 @@ impl<G: Game> Engine<'_, '_, '_, G> {
         self.moves[p] = moves;
         let (best, best_move, horizon_before) = searched?;
 
-        if let (Some(key), Some(table)) = (key, self.table.as_mut()) {
+        if let (Some(key), Some(table)) = (key, self.table.as_deref_mut()) {
             let bound = if best <= alpha {
                 Bound::Upper
             } else if best >= beta {
@@ -372,11 +395,15 @@ impl<G: Game> Engine<'_, '_, '_, G> {
             if v > best {
                 best = v;
                 best_move = mv;
-                let p = ply as usize;
-                let (here, below) = self.pv.split_at_mut(p + 1);
-                here[p].clear();
-                here[p].push(mv);
-                here[p].extend_from_slice(&below[0]);
+                if self.full_pv || ply == 0 {
+                    let p = ply as usize;
+                    let (here, below) = self.pv.split_at_mut(p + 1);
+                    here[p].clear();
+                    here[p].push(mv);
+                    if self.full_pv {
+                        here[p].extend_from_slice(&below[0]);
+                    }
+                }
             }
             if prune {
                 alpha = alpha.max(v);

@@ -42,6 +42,7 @@ use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
 pub use engine::search;
+pub use table::Table;
 
 /// A move: any integer the game chooses.
 pub type Move = i64;
@@ -128,6 +129,9 @@ pub struct Options<'a> {
     pub iterative_deepening: bool,
     /// The transposition table's size; 0 turns it off (so does a game without `hash`).
     pub table_bytes: usize,
+    /// A table to use instead of allocating one of `table_bytes` (cleared for this search
+    /// in constant time): reuse one across many searches.
+    pub table: Option<&'a mut Table>,
     /// Stop after this many nodes (0: no limit).
     pub node_limit: u64,
     /// Stop after this long.
@@ -151,6 +155,7 @@ impl Default for Options<'_> {
             max_depth: u32::MAX,
             iterative_deepening: true,
             table_bytes: 16 << 20,
+            table: None,
             node_limit: 0,
             time_limit: None,
             stop: None,

@@ -27,18 +27,24 @@ pub(crate) struct Entry {
 /// The `best` of an entry that has none.
 pub(crate) const NO_MOVE: i64 = i64::MIN;
 
-/// A fixed-size, always-replace table (power-of-two slots, indexed by the hash). Slots
-/// are four words, all zero when empty, so that a large table costs nothing until used
-/// (the allocator hands out zeroed pages lazily).
-pub(crate) struct Table {
+/// A transposition table: fixed size, always replace, power-of-two slots indexed by the
+/// hash. Slots are four words, all zero when empty, so that a large table costs nothing
+/// until used (the allocator hands out zeroed pages lazily). A table can serve many
+/// searches one after another: each search sees only its own entries, so reusing one
+/// saves allocating and touching fresh memory for every search.
+pub struct Table {
     slots: Vec<[u64; 4]>,
     /// 64 minus log2 of the slot count: the index is the top bits of the mixed hash.
     shift: u32,
+    /// The current search's number; entries of other searches are ignored.
+    generation: u64,
 }
+
+const GENERATION_BITS: u32 = 29;
 
 impl Table {
     /// A table using at most `bytes` bytes, or `None` if that holds no slot.
-    pub fn with_bytes(bytes: usize) -> Option<Table> {
+    pub fn new(bytes: usize) -> Option<Table> {
         let count = bytes / size_of::<[u64; 4]>();
         if count == 0 {
             return None;
@@ -47,7 +53,23 @@ impl Table {
         Some(Table {
             slots: vec![[0; 4]; 1usize << bits],
             shift: 64 - bits,
+            generation: 1,
         })
+    }
+
+    /// Writes every slot once, so that the memory is mapped now rather than page by page
+    /// during the searches (a table meant for many searches wants this).
+    pub fn prefault(&mut self) {
+        self.slots.fill([0; 4]);
+    }
+
+    /// Starts a new search: the entries of earlier ones no longer count.
+    pub(crate) fn new_search(&mut self) {
+        self.generation += 1;
+        if self.generation >= 1 << GENERATION_BITS {
+            self.slots.iter_mut().for_each(|s| *s = [0; 4]);
+            self.generation = 1;
+        }
     }
 
     /// The slot of a hash. Games' hashes are often poorly mixed (a bitboard's low bits
@@ -58,7 +80,7 @@ impl Table {
             .unwrap_or(0)) as usize
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let [k, value, best, meta] = self.slots[self.slot(key)];
         let bound = match (meta >> 32) & 3 {
             1 => Bound::Exact,
@@ -67,7 +89,7 @@ impl Table {
             _ => return None,
         };
         let proven = meta >> 34 & 1 == 1;
-        (k == key).then_some(Entry {
+        (k == key && meta >> 35 == self.generation).then_some(Entry {
             key,
             value: value as i64,
             best: best as i64,
@@ -77,7 +99,7 @@ impl Table {
         })
     }
 
-    pub fn store(&mut self, e: Entry) {
+    pub(crate) fn store(&mut self, e: Entry) {
         let bound: u64 = match e.bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
@@ -88,7 +110,7 @@ impl Table {
             e.key,
             e.value as u64,
             e.best as u64,
-            (e.proven as u64) << 34 | bound << 32 | e.depth as u64,
+            self.generation << 35 | (e.proven as u64) << 34 | bound << 32 | e.depth as u64,
         ];
     }
 }
