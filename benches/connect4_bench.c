@@ -5,7 +5,7 @@
  * nodes and time per class against Pons' published figures, nodes per second through the
  * C callbacks, and the tic-tac-toe solve figures.
  *
- *   connect4_bench [N [N_OPENING]]   positions per class (default 1000, openings 100)
+ *   connect4_bench [N [N_OPENING]]   positions per class (default 300, openings 20)
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -74,8 +74,8 @@ static bool random_position(position *p, int played, char *digits) {
 }
 
 int main(int argc, char **argv) {
-    int n_easy = argc > 1 ? atoi(argv[1]) : 1000;
-    int n_open = argc > 2 ? atoi(argv[2]) : 100;
+    int n_easy = argc > 1 ? atoi(argv[1]) : 300;
+    int n_open = argc > 2 ? atoi(argv[2]) : 20;
     class_t classes[5] = {
         {"end-game, 29-41 played, <= 14 left", 29, 41, 1, 14, 51, 4.6, n_easy, 0, 0, 0, 0, 0, 0},
         {"middle, 15-28 played, <= 14 left", 15, 28, 1, 14, 450, 37, n_easy, 0, 0, 0, 0, 0, 0},
