@@ -104,6 +104,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
         };
         for depth in first..=max_depth {
             self.horizon = 0;
+            self.pv_is_partial = false;
             let outcome = match self.opts.method {
                 Method::Exact => self.exact(depth, root_max),
                 _ => self.node(depth, 0, root_max, -INF, INF),
