@@ -4,7 +4,7 @@
 use super::args::{non_null, slice};
 use super::boundary::status_call;
 use super::status::mm_status::{self, *};
-use crate::tree::{Algorithm, CompleteTree, Solution};
+use crate::tree::{Algorithm, CompleteTree, Solution, Stats};
 
 /// An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
 #[allow(non_camel_case_types)]
@@ -68,11 +68,17 @@ fn to_c(tree: &CompleteTree<'_>, s: &Solution) -> mm_solution {
         best_leaf: tree.leaf_index(&s.line),
         line_len: s.line.len(),
         line,
-        stats: mm_stats {
-            nodes: s.stats.nodes,
-            leaves: s.stats.leaves,
-            cutoffs: s.stats.cutoffs,
-        },
+        stats: s.stats.into(),
+    }
+}
+
+impl From<Stats> for mm_stats {
+    fn from(s: Stats) -> Self {
+        mm_stats {
+            nodes: s.nodes,
+            leaves: s.leaves,
+            cutoffs: s.cutoffs,
+        }
     }
 }
 

@@ -303,29 +303,16 @@ pub unsafe extern "C" fn mm_tree_solve(
             return Err(MM_ERR_BUFFER_TOO_SMALL);
         }
         let s = solve(&t.tree, max_at_root, algorithm);
-        let mut node = 0;
-        let nodes: Vec<usize> = s
-            .line
-            .iter()
-            .map(|&c| {
-                node = t.tree.children(node)[c];
-                node
-            })
-            .collect();
+        let nodes = t.tree.line_nodes(&s.line);
         if !line.is_null() {
             // SAFETY: `line` has `line_cap >= height >= nodes.len()` writable entries.
             unsafe { std::ptr::copy_nonoverlapping(nodes.as_ptr(), line, nodes.len()) };
         }
-        let st = s.stats;
         let solution = mm_tree_solution {
             value: s.value,
-            best_leaf: node,
+            best_leaf: nodes.last().copied().unwrap_or(0),
             line_len: nodes.len(),
-            stats: mm_stats {
-                nodes: st.nodes,
-                leaves: st.leaves,
-                cutoffs: st.cutoffs,
-            },
+            stats: s.stats.into(),
         };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { out.write(solution) };

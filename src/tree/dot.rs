@@ -54,10 +54,8 @@ pub fn dot(tree: &Tree, max_at_root: bool, algorithm: Algorithm) -> (String, Sol
     let solution = solve_traced(tree, max_at_root, algorithm, &mut rec);
 
     let mut on_line = vec![false; n];
-    let mut node = 0;
     on_line[0] = true;
-    for &c in &solution.line {
-        node = tree.children(node)[c];
+    for node in tree.line_nodes(&solution.line) {
         on_line[node] = true;
     }
     let mut is_max = vec![max_at_root; n];

@@ -188,6 +188,18 @@ impl Tree {
         })
     }
 
+    /// The nodes an optimal line (child positions from the root down) passes through,
+    /// the root excluded: the last is the leaf it reaches.
+    pub fn line_nodes(&self, line: &[usize]) -> Vec<usize> {
+        let mut node = 0;
+        line.iter()
+            .map(|&c| {
+                node = self.children(node)[c];
+                node
+            })
+            .collect()
+    }
+
     /// The number of edges on the longest path from the root to a leaf.
     pub fn height(&self) -> usize {
         let mut depth = vec![0usize; self.node_count()];
