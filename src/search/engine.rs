@@ -263,18 +263,17 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
                     self.stats.leaves += 1;
                     return Ok(value::final_at(lo, ply + 1));
                 }
-                if alpha < value::at_least(lo) - 1 {
-                    alpha = value::at_least(lo) - 1;
-                    if alpha >= beta {
-                        return Ok(value::at_least(lo));
-                    }
+                // The value is at least `floor` and at most `ceiling`: when that settles
+                // the window's question (ties included), answer at once, else narrow it.
+                let (floor, ceiling) = (value::at_least(lo), value::at_most(hi));
+                if floor >= beta {
+                    return Ok(floor);
                 }
-                if beta > value::at_most(hi) + 1 {
-                    beta = value::at_most(hi) + 1;
-                    if alpha >= beta {
-                        return Ok(value::at_most(hi));
-                    }
+                if ceiling <= alpha {
+                    return Ok(ceiling);
                 }
+                alpha = alpha.max(floor - 1);
+                beta = beta.min(ceiling + 1);
             }
         }
         if depth == 0 {
@@ -349,7 +348,11 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             table.store(Entry {
                 key,
                 value: value::to_table(best, ply),
-                best: best_move,
+                best: if bound == Bound::Upper {
+                    NO_MOVE
+                } else {
+                    best_move
+                },
                 depth,
                 bound,
                 proven: self.horizon == horizon_before,
