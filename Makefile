@@ -62,7 +62,7 @@ bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe
 	$(BUILD)/tictactoe --solve
 	$(BUILD)/connect4_bench $(C4_ARGS)
 
-$(BUILD)/connect4_bench: benches/connect4_bench.c c_examples/connect4_game.h include/minimax.h lib | $(BUILD)
+$(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude $< -o $@ $(LDLIBS)
 
 header:

@@ -1,0 +1,151 @@
+/*
+ * A reference for the Connect Four benchmark: Pascal Pons' dedicated solver (2019, as on his
+ * blog and GitHub: bitboard, non-losing moves, threat ordering, score bounds, a 64 MB
+ * transposition table holding upper and lower bounds, null-window solve), written here in C
+ * without the opening book. The benchmark runs it on the same positions as the library's
+ * engine, so that the ratios compare two searches on one machine in one run.
+ *
+ * It reuses the bitboard helpers of c_examples/connect4_game.h (include that first).
+ */
+#ifndef MM_BENCH_PONS_SOLVER_H
+#define MM_BENCH_PONS_SOLVER_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A prime number of 8-byte entries (64 MB): a 56-bit key beside an 8-bit value, as in
+   Pons' table (the first prime above 2^23). */
+#define PONS_SIZE 8388617u
+#define PONS_MIN_SCORE (-(W * H) / 2 + 3)
+#define PONS_MAX_SCORE ((W * H + 1) / 2 - 3)
+
+/* Pons' position: three words, copied on every move. */
+typedef struct {
+    uint64_t current, mask;
+    int moves;
+} pons_position;
+
+static uint64_t pons_possible(const pons_position *p) { return (p->mask + bottom_mask()) & board_mask(); }
+
+static uint64_t pons_non_losing(const pons_position *p) {
+    uint64_t moves = pons_possible(p);
+    uint64_t threats = winning_cells(p->current ^ p->mask, p->mask);
+    uint64_t forced = moves & threats;
+    if (forced) {
+        if (forced & (forced - 1))
+            return 0;
+        moves = forced;
+    }
+    return moves & ~(threats >> 1);
+}
+
+typedef struct {
+    uint64_t *entries;
+    unsigned long long nodes;
+} pons_solver;
+
+static void pons_reset(pons_solver *s) {
+    if (!s->entries)
+        s->entries = malloc(sizeof(uint64_t) * PONS_SIZE);
+    memset(s->entries, 0, sizeof(uint64_t) * PONS_SIZE);
+    s->nodes = 0;
+}
+
+/* Keys are below 2^49, so the top byte holds the value and 0 means empty. */
+static void pons_put(pons_solver *s, uint64_t key, int value) {
+    s->entries[key % PONS_SIZE] = key | (uint64_t)value << 56;
+}
+
+static int pons_get(const pons_solver *s, uint64_t key) {
+    uint64_t e = s->entries[key % PONS_SIZE];
+    return (e & ((1ULL << 56) - 1)) == key ? (int)(e >> 56) : 0;
+}
+
+static int pons_negamax(pons_solver *s, const pons_position *p, int alpha, int beta) {
+    s->nodes++;
+    uint64_t possible_moves = pons_non_losing(p);
+    if (possible_moves == 0)
+        return -(W * H - p->moves) / 2;
+    if (p->moves >= W * H - 2)
+        return 0;
+    int min = -(W * H - 2 - p->moves) / 2;
+    if (alpha < min) {
+        alpha = min;
+        if (alpha >= beta)
+            return alpha;
+    }
+    int max = (W * H - 1 - p->moves) / 2;
+    uint64_t key = p->current + p->mask;
+    int val = pons_get(s, key);
+    if (val) {
+        if (val > PONS_MAX_SCORE - PONS_MIN_SCORE + 1) { /* a lower bound */
+            min = val + 2 * PONS_MIN_SCORE - PONS_MAX_SCORE - 2;
+            if (alpha < min) {
+                alpha = min;
+                if (alpha >= beta)
+                    return alpha;
+            }
+        } else { /* an upper bound */
+            max = val + PONS_MIN_SCORE - 1;
+            if (beta > max) {
+                beta = max;
+                if (alpha >= beta)
+                    return beta;
+            }
+        }
+    }
+    /* Pons' move sorter: insertion by score, columns added edge first, so that ties come
+       out centre first. */
+    uint64_t moves[W];
+    int scores[W], n = 0;
+    for (int i = W; i--;) {
+        uint64_t move = possible_moves & column_mask(column_order[i]);
+        if (!move)
+            continue;
+        int sc = popcount(winning_cells(p->current | move, p->mask));
+        int j = n++;
+        for (; j && scores[j - 1] > sc; --j) {
+            moves[j] = moves[j - 1];
+            scores[j] = scores[j - 1];
+        }
+        moves[j] = move;
+        scores[j] = sc;
+    }
+    while (n--) {
+        pons_position p2 = {p->current ^ p->mask, p->mask | moves[n], p->moves + 1};
+        int score = -pons_negamax(s, &p2, -beta, -alpha);
+        if (score >= beta) {
+            pons_put(s, key, score + PONS_MAX_SCORE - 2 * PONS_MIN_SCORE + 2);
+            return score;
+        }
+        if (score > alpha)
+            alpha = score;
+    }
+    pons_put(s, key, alpha - PONS_MIN_SCORE + 1);
+    return alpha;
+}
+
+/* The exact score of `p` for the side to move (Pons' solve()). */
+static int pons_solve(pons_solver *s, const position *pos) {
+    pons_position root = {pos->current, pos->mask, pos->moves}, *p = &root;
+    if (winning_cells(p->current, p->mask) & pons_possible(p))
+        return (W * H + 1 - p->moves) / 2;
+    int min = -(W * H - p->moves) / 2;
+    int max = (W * H + 1 - p->moves) / 2;
+    while (min < max) {
+        int med = min + (max - min) / 2;
+        if (med <= 0 && min / 2 < med)
+            med = min / 2;
+        else if (med >= 0 && max / 2 > med)
+            med = max / 2;
+        int r = pons_negamax(s, p, med, med + 1);
+        if (r <= med)
+            max = r;
+        else
+            min = r;
+    }
+    return min;
+}
+
+#endif
