@@ -159,7 +159,8 @@ typedef enum mm_status {
    */
   MM_ERR_GAME_NO_MOVES = 28,
   /**
-   * The game's bounds callback gave a lower bound above the upper bound.
+   * The game's bounds callback gave a lower bound above the upper bound, or INT_MIN or
+   * INT_MAX.
    */
   MM_ERR_GAME_BAD_BOUNDS = 29,
   /**
@@ -170,6 +171,10 @@ typedef enum mm_status {
    * The options are not valid: `struct_size` too small (use `mm_search_options_init`), or `max_moves` 0.
    */
   MM_ERR_BAD_OPTIONS = 31,
+  /**
+   * Memory for a transposition table or a move buffer could not be allocated.
+   */
+  MM_ERR_OUT_OF_MEMORY = 32,
 } mm_status;
 
 /**
@@ -229,7 +234,8 @@ typedef struct mm_search_options {
    */
   bool iterative_deepening;
   /**
-   * Transposition table size in bytes; 0 turns it off (default 16 MiB).
+   * Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
+   * memory cannot be had, the search runs without a table (same answer, slower).
    */
   size_t table_bytes;
   /**
@@ -264,7 +270,8 @@ typedef struct mm_search_options {
    */
   bool refine_distance;
   /**
-   * The room given to the `moves` callback per position (default 256).
+   * The room given to the `moves` callback per position (default 256); more than can
+   * be allocated gets `MM_ERR_OUT_OF_MEMORY`.
    */
   size_t max_moves;
   /**
@@ -546,7 +553,8 @@ enum mm_status mm_last_error(void);
 
 /**
  * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
- * Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each).
+ * Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each), and
+ * `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
  *
  * # Safety
  * `out` must be writable.

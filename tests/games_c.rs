@@ -109,7 +109,7 @@ fn misbehaving_callbacks_get_their_status() {
         ),
         (1, true, 0, true, 2)
     );
-    let cases: [(Rogue, u32, mm_status); 6] = [
+    let cases: [(Rogue, u32, mm_status); 8] = [
         (
             Rogue {
                 count: 5,
@@ -157,6 +157,25 @@ fn misbehaving_callbacks_get_their_status() {
             Rogue {
                 count: 1,
                 bounds: Some((3, -3)),
+                ..Default::default()
+            },
+            10,
+            MM_ERR_GAME_BAD_BOUNDS,
+        ),
+        // Found by fuzzing: a bound at INT_MAX became the search's value.
+        (
+            Rogue {
+                count: 1,
+                bounds: Some((i32::MAX, i32::MAX)),
+                ..Default::default()
+            },
+            10,
+            MM_ERR_GAME_BAD_BOUNDS,
+        ),
+        (
+            Rogue {
+                count: 1,
+                bounds: Some((i32::MIN, 0)),
                 ..Default::default()
             },
             10,
@@ -234,6 +253,28 @@ fn options_and_arguments_are_checked() {
         unsafe { mm_search(&game, &o, out.as_mut_ptr(), std::ptr::null_mut(), 0) },
         MM_OK
     );
+    // Memory that cannot be had is a status, never an abort (found by fuzzing): a move
+    // buffer is required, a table is not (the search runs without one).
+    let expected = unsafe { out.assume_init() }.value;
+    o.max_moves = usize::MAX;
+    assert_eq!(
+        unsafe { mm_search(&game, &o, out.as_mut_ptr(), std::ptr::null_mut(), 0) },
+        MM_ERR_OUT_OF_MEMORY
+    );
+    o.max_moves = 4;
+    o.table_bytes = usize::MAX;
+    assert_eq!(
+        unsafe { mm_search(&game, &o, out.as_mut_ptr(), std::ptr::null_mut(), 0) },
+        MM_OK
+    );
+    assert_eq!(unsafe { out.assume_init() }.value, expected);
+    let mut table = std::ptr::null_mut();
+    // SAFETY: `table` is a writable local; nothing is written on an error.
+    unsafe {
+        assert_eq!(mm_table_new(usize::MAX, &mut table), MM_ERR_OUT_OF_MEMORY);
+        assert_eq!(mm_table_new(31, &mut table), MM_ERR_BAD_OPTIONS);
+        assert!(table.is_null());
+    }
 }
 
 #[test]

@@ -82,7 +82,8 @@ pub struct mm_search_options {
     pub max_depth: u32,
     /// Search depths 1, 2, ... and stop once proven (default true).
     pub iterative_deepening: bool,
-    /// Transposition table size in bytes; 0 turns it off (default 16 MiB).
+    /// Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
+    /// memory cannot be had, the search runs without a table (same answer, slower).
     pub table_bytes: usize,
     /// Stop after this many nodes; 0: no limit.
     pub node_limit: u64,
@@ -101,7 +102,8 @@ pub struct mm_search_options {
     /// loss among moves of that score (default true; off for games whose score already
     /// encodes the distance to the end).
     pub refine_distance: bool,
-    /// The room given to the `moves` callback per position (default 256).
+    /// The room given to the `moves` callback per position (default 256); more than can
+    /// be allocated gets `MM_ERR_OUT_OF_MEMORY`.
     pub max_moves: usize,
     /// If not NULL, a table from `mm_table_new` to use instead of allocating
     /// `table_bytes` for this search: reuse one across many searches (one search at a
@@ -115,7 +117,8 @@ pub struct mm_table {
 }
 
 /// Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
-/// Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each).
+/// Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each), and
+/// `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
 ///
 /// # Safety
 /// `out` must be writable.
@@ -123,7 +126,10 @@ pub struct mm_table {
 pub unsafe extern "C" fn mm_table_new(bytes: usize, out: *mut *mut mm_table) -> mm_status {
     status_call(|| {
         let out = non_null(out)?;
-        let mut table = Table::new(bytes).ok_or(MM_ERR_BAD_OPTIONS)?;
+        if bytes < 32 {
+            return Err(MM_ERR_BAD_OPTIONS);
+        }
+        let mut table = Table::new(bytes).ok_or(MM_ERR_OUT_OF_MEMORY)?;
         table.prefault();
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { out.write(Box::into_raw(Box::new(mm_table { table }))) };
@@ -384,7 +390,7 @@ pub unsafe extern "C" fn mm_search(
             undo,
             outcome,
             evaluate,
-            buffer: vec![0; c_opts.max_moves],
+            buffer: move_buffer(c_opts.max_moves)?,
         };
         let r = search::search(&mut cgame, &mut opts)?;
         let n = r.pv.len().min(pv_cap);
@@ -415,4 +421,15 @@ pub unsafe extern "C" fn mm_search(
         unsafe { out.write(result) };
         Ok(())
     })
+}
+
+/// The buffer the `moves` callback writes into: `max_moves` may be anything a caller
+/// sets, so a failed allocation is a status rather than an abort.
+fn move_buffer(max_moves: usize) -> Result<Vec<i64>, mm_status> {
+    let mut buffer = Vec::new();
+    buffer
+        .try_reserve_exact(max_moves)
+        .map_err(|_| MM_ERR_OUT_OF_MEMORY)?;
+    buffer.resize(max_moves, 0);
+    Ok(buffer)
 }

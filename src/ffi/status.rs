@@ -70,18 +70,21 @@ pub enum mm_status {
     MM_ERR_GAME_SCORE_OUT_OF_RANGE = 27,
     /// A position had no legal moves but the game did not say it was over.
     MM_ERR_GAME_NO_MOVES = 28,
-    /// The game's bounds callback gave a lower bound above the upper bound.
+    /// The game's bounds callback gave a lower bound above the upper bound, or INT_MIN or
+    /// INT_MAX.
     MM_ERR_GAME_BAD_BOUNDS = 29,
     /// The search went deeper than the engine's ply limit (2^20).
     MM_ERR_GAME_TOO_DEEP = 30,
     /// The options are not valid: `struct_size` too small (use `mm_search_options_init`), or `max_moves` 0.
     MM_ERR_BAD_OPTIONS = 31,
+    /// Memory for a transposition table or a move buffer could not be allocated.
+    MM_ERR_OUT_OF_MEMORY = 32,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 32] = [
+const ALL: [mm_status; 33] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -114,6 +117,7 @@ const ALL: [mm_status; 32] = [
     MM_ERR_GAME_BAD_BOUNDS,
     MM_ERR_GAME_TOO_DEEP,
     MM_ERR_BAD_OPTIONS,
+    MM_ERR_OUT_OF_MEMORY,
 ];
 
 impl mm_status {
@@ -157,11 +161,14 @@ impl mm_status {
             MM_ERR_GAME_NEGATIVE_MOVE_COUNT => c"the game returned a negative move count",
             MM_ERR_GAME_SCORE_OUT_OF_RANGE => c"the game gave a score of INT_MIN or INT_MAX",
             MM_ERR_GAME_NO_MOVES => c"a position has no moves but the game does not say it is over",
-            MM_ERR_GAME_BAD_BOUNDS => c"the game's score bounds have the lower above the upper",
+            MM_ERR_GAME_BAD_BOUNDS => {
+                c"the game's score bounds have the lower above the upper, or INT_MIN or INT_MAX"
+            }
             MM_ERR_GAME_TOO_DEEP => c"the search went deeper than the engine's ply limit",
             MM_ERR_BAD_OPTIONS => {
                 c"the search options are not valid; start from mm_search_options_init"
             }
+            MM_ERR_OUT_OF_MEMORY => c"the memory asked for could not be allocated",
         }
     }
 }
@@ -266,6 +273,7 @@ mod tests {
             (MM_ERR_GAME_BAD_BOUNDS, 29),
             (MM_ERR_GAME_TOO_DEEP, 30),
             (MM_ERR_BAD_OPTIONS, 31),
+            (MM_ERR_OUT_OF_MEMORY, 32),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -116,12 +116,7 @@ pub unsafe extern "C" fn mm_tree_parse(
         non_null(out)?;
         // SAFETY: the caller guarantees `len` readable bytes at `text`.
         let bytes = unsafe { slice(text.cast::<u8>(), len)? };
-        let parsed = std::str::from_utf8(bytes).map_err(|e| {
-            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix");
-            // Non-UTF-8 bytes can be no token of the notation: report the first one.
-            text::parse(&format!("{valid}\u{fffd}")).expect_err("U+FFFD is no token")
-        });
-        let tree = match parsed.and_then(text::parse) {
+        let tree = match text::parse_bytes(bytes) {
             Ok(tree) => tree,
             Err(e) => {
                 if !error.is_null() {

@@ -203,7 +203,8 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
         let Some((lo, hi)) = self.game.bounds() else {
             return Ok(None);
         };
-        if lo > hi {
+        // Bounds are scores: like every score, strictly between INT_MIN and INT_MAX.
+        if lo > hi || check_score(lo).is_err() || check_score(hi).is_err() {
             return Err(GameError::BadBounds.into());
         }
         let (lo, hi) = (lo as i64, hi as i64);

@@ -90,7 +90,7 @@ pub enum GameError {
     ScoreOutOfRange,
     /// A position had no legal moves but the game did not say it was over.
     NoMovesNotOver,
-    /// `bounds` gave a lower bound above the upper bound.
+    /// `bounds` gave a lower bound above the upper bound, or `i32::MIN` or `i32::MAX`.
     BadBounds,
     /// The search went deeper than the engine's ply limit.
     TooDeep,
@@ -127,7 +127,8 @@ pub struct Options<'a> {
     pub max_depth: u32,
     /// Search depth 1, 2, ... up to `max_depth`, stopping once the value is proven.
     pub iterative_deepening: bool,
-    /// The transposition table's size; 0 turns it off (so does a game without `hash`).
+    /// The transposition table's size; 0 turns it off (so does a game without `hash`, and
+    /// memory that cannot be had: the search then runs without one).
     pub table_bytes: usize,
     /// A table to use instead of allocating one of `table_bytes` (cleared for this search
     /// in constant time): reuse one across many searches.

@@ -43,7 +43,8 @@ pub struct Table {
 const GENERATION_BITS: u32 = 29;
 
 impl Table {
-    /// A table using at most `bytes` bytes, or `None` if that holds no slot.
+    /// A table using at most `bytes` bytes, or `None` if that holds no slot or the memory
+    /// cannot be had (a search then runs without a table: slower, same answer).
     pub fn new(bytes: usize) -> Option<Table> {
         let count = bytes / size_of::<[u64; 4]>();
         if count == 0 {
@@ -51,7 +52,7 @@ impl Table {
         }
         let bits = count.ilog2();
         Some(Table {
-            slots: vec![[0; 4]; 1usize << bits],
+            slots: zeroed_slots(1usize << bits)?,
             shift: 64 - bits,
             generation: 1,
         })
@@ -113,4 +114,24 @@ impl Table {
             self.generation << 35 | (e.proven as u64) << 34 | bound << 32 | e.depth as u64,
         ];
     }
+}
+
+/// `count` zeroed slots, or `None` if the allocator cannot give them. (`vec![[0; 4]; n]`
+/// would abort the caller's process instead.) The memory comes zeroed from the allocator,
+/// so that pages are mapped only when a search first touches them.
+fn zeroed_slots(count: usize) -> Option<Vec<[u64; 4]>> {
+    let layout = std::alloc::Layout::array::<[u64; 4]>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout's size is not zero (checked).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<[u64; 4]>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was just allocated by the global allocator with the layout of `count`
+    // values of `[u64; 4]` (its alignment and `count * 32` bytes), as `from_raw_parts`
+    // requires; all `count` values are initialised, since all-zero bytes are a valid
+    // `[u64; 4]`; and nothing else owns the allocation.
+    Some(unsafe { Vec::from_raw_parts(ptr, count, count) })
 }

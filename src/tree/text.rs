@@ -115,8 +115,13 @@ fn integer(token: &[u8]) -> Result<Option<i32>, ()> {
 
 /// Parses the notation into a tree whose nodes are numbered in preorder.
 pub fn parse(text: &str) -> Result<Tree, ParseError> {
+    parse_bytes(text.as_bytes())
+}
+
+/// [`parse`] for bytes that need not be UTF-8 (text from C): comments may hold any bytes,
+/// and anywhere else a byte outside ASCII is part of a bad token.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
     use ParseErrorKind::*;
-    let bytes = text.as_bytes();
     let mut tree = Tree::builder();
     // Open inner nodes: (node, where its '(' is, where its children start in `pending`).
     let mut open: Vec<(usize, usize, usize)> = Vec::new();
@@ -303,6 +308,16 @@ mod tests {
         );
         assert_eq!(print(&t), "A:(B:(3 5) C:(6 9))");
         assert_eq!(parse("D:3").unwrap().label(0), Some("D"));
+    }
+
+    #[test]
+    fn bytes_outside_utf8_are_comment_text_or_bad_tokens() {
+        // Found by fuzzing: such bytes in a comment once made the C API panic.
+        let t = parse_bytes(b"(1 2) # caf\xe9 \x9e\n").unwrap();
+        assert_eq!(t.node_count(), 3);
+        let e = parse_bytes(b"(1\n 2 \xe9)").unwrap_err();
+        assert_eq!((e.kind, e.line, e.column), (ParseErrorKind::BadToken, 2, 4));
+        assert!(e.message.contains('\u{fffd}'), "{e}");
     }
 
     #[test]
