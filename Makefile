@@ -5,6 +5,7 @@
 #   make test      cargo test (the README's test command)
 #   make bench     the speed benchmarks: textbook C code beside the library (ratios), then
 #                  the game engine (tic-tac-toe, Connect Four classes against Pons' figures)
+#   make fuzz      every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz)
 
 CARGO  ?= cargo
 CC     ?= cc
@@ -20,7 +21,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test bench clean FORCE
+.PHONY: all lib examples demo header test bench fuzz clean FORCE
 
 all: examples
 
@@ -67,6 +68,17 @@ $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_exampl
 
 header:
 	MM_BLESS=1 $(CARGO) test --test header
+
+# Each target runs on its committed corpus (fuzz/corpus/<target>) and adds what it finds;
+# a crash stops the run and leaves the input in fuzz/artifacts/<target>/.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := tree_text checked_leaves textbook game_engine
+FUZZ_LIMIT   ?= -max_total_time=$(FUZZ_SECONDS)
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz $$t ($(FUZZ_LIMIT))"; \
+	  (cd fuzz && $(CARGO) +nightly fuzz run $$t -- $(FUZZ_LIMIT) -print_final_stats=1) || exit 1; \
+	done
 
 test:
 	$(CARGO) test

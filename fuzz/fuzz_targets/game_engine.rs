@@ -1,0 +1,217 @@
+//! The game engine driven by a game the fuzzer controls, whose callbacks misbehave: move
+//! counts that are negative or beyond the capacity, scores at INT_MIN and INT_MAX, bad
+//! bounds, no moves without the game being over, moves that lead back to positions seen
+//! before (hash collisions included). Every search must return a status, never crash or
+//! hang; on success the move is legal, the engine took back every move it played, and the
+//! same inputs give the same answer.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use minimax::ffi::game::*;
+use minimax::ffi::status::mm_status::{self, *};
+use std::ffi::c_void;
+
+/// The game: a position is a small number (so that lines meet again), and everything about
+/// it comes from the fuzzer's bytes at that number.
+struct Rogue<'a> {
+    data: &'a [u8],
+    key: u64,
+    /// The positions and moves played so far, to check that undo matches play.
+    stack: Vec<(u64, i64)>,
+    /// How deep the game goes before it must end.
+    plies: usize,
+}
+
+impl Rogue<'_> {
+    fn byte(&self, k: u64) -> u8 {
+        self.data[((self.key * 13 + k) % self.data.len() as u64) as usize]
+    }
+    fn int(&self, k: u64) -> i32 {
+        match self.byte(k) {
+            0 => i32::MIN,
+            1 => i32::MAX,
+            2 => i32::MIN + 1,
+            3 => i32::MAX - 1,
+            b => b as i32 % 21 - 10,
+        }
+    }
+}
+
+fn rogue<'a>(ctx: *mut c_void) -> &'a mut Rogue<'a> {
+    // SAFETY: every callback gets the context given in `mm_game`: a live `Rogue` that
+    // only the search uses while it runs.
+    unsafe { &mut *ctx.cast::<Rogue>() }
+}
+
+unsafe extern "C" fn moves(ctx: *mut c_void, out: *mut i64, cap: usize) -> i32 {
+    let g = rogue(ctx);
+    let b = g.byte(0);
+    let n: i32 = match b {
+        250 => -1,
+        251 => i32::MIN,
+        252 => cap as i32 + 1, // claims more than it was given room for
+        _ => (b % 5) as i32,   // 0: no moves, whether or not the game says it is over
+    };
+    for i in 0..(n.max(0) as usize).min(cap) {
+        let mv = match g.byte(10 + i as u64) {
+            0 => i64::MIN,
+            1 => i64::MAX,
+            x => (x % 4) as i64, // duplicates happen
+        };
+        // SAFETY: `out` has room for `cap` moves (the engine's contract) and i < cap.
+        unsafe { out.add(i).write(mv) };
+    }
+    n
+}
+
+unsafe extern "C" fn play(ctx: *mut c_void, mv: i64) {
+    let g = rogue(ctx);
+    g.stack.push((g.key, mv));
+    g.key = (g.key * 31 + mv as u64 % 7 + 1) % 97; // few positions: lines meet again
+}
+
+unsafe extern "C" fn undo(ctx: *mut c_void, mv: i64) {
+    let g = rogue(ctx);
+    let (key, played) = g.stack.pop().expect("undo without play");
+    assert_eq!(played, mv, "undo takes back the last move played");
+    g.key = key;
+}
+
+unsafe extern "C" fn outcome(ctx: *mut c_void, score: *mut i32) -> bool {
+    let g = rogue(ctx);
+    let over = g.stack.len() >= g.plies || g.byte(1) % 4 == 0;
+    if over {
+        // SAFETY: `score` points to the engine's writable local.
+        unsafe { score.write(g.int(2)) };
+    }
+    over
+}
+
+unsafe extern "C" fn evaluate(ctx: *mut c_void) -> i32 {
+    rogue(ctx).int(3)
+}
+
+unsafe extern "C" fn hash(ctx: *mut c_void) -> u64 {
+    let g = rogue(ctx);
+    if g.byte(4) == 7 { 0 } else { g.key } // collisions too
+}
+
+unsafe extern "C" fn max_to_move(ctx: *mut c_void) -> bool {
+    let g = rogue(ctx);
+    g.byte(5) & 1 == 1
+}
+
+unsafe extern "C" fn bounds(ctx: *mut c_void, lo: *mut i32, hi: *mut i32) -> bool {
+    let g = rogue(ctx);
+    if g.byte(6) % 3 == 0 {
+        return false;
+    }
+    // SAFETY: `lo` and `hi` point to the engine's writable locals.
+    unsafe {
+        lo.write(g.int(7));
+        hi.write(g.int(8)); // sometimes below `lo`
+    }
+    true
+}
+
+fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<i64>)>, Vec<i64>) {
+    let mut g = Rogue {
+        data,
+        key: 0,
+        stack: Vec::new(),
+        plies: 1 + header[0] as usize % 6,
+    };
+    let ctx = (&mut g as *mut Rogue).cast::<c_void>();
+    let flags = header[1];
+    let game = mm_game {
+        context: ctx,
+        moves: Some(moves),
+        play: Some(play),
+        undo: Some(undo),
+        outcome: Some(outcome),
+        evaluate: Some(evaluate),
+        hash: (flags & 1 == 1).then_some(hash as _),
+        max_to_move: (flags & 2 == 2).then_some(max_to_move as _),
+        bounds: (flags & 4 == 4).then_some(bounds as _),
+    };
+    // SAFETY: all-zero options are then filled by the init function.
+    let mut o: mm_search_options = unsafe { std::mem::zeroed() };
+    // SAFETY: `o` is writable.
+    unsafe { mm_search_options_init(&mut o) };
+    o.method = header[2] as u32 % 5; // 4 is not a method
+    o.max_depth = match header[3] % 10 {
+        0 => MM_DEPTH_UNLIMITED,
+        d => d as u32,
+    };
+    o.iterative_deepening = flags & 8 == 8;
+    o.table_bytes = if flags & 16 == 16 { 1 << 12 } else { 0 };
+    // A game whose positions collide in the table (or repeat) may never be proven, and an
+    // unlimited search of it then deepens up to the engine's ply limit: a node limit keeps
+    // every run short.
+    o.node_limit = if flags & 32 == 32 { 1 + header[4] as u64 } else { 100_000 };
+    o.max_moves = header[5] as usize % 6; // 0 is refused
+    o.refine_distance = flags & 64 == 64;
+    o.max_at_root = flags & 128 == 128;
+    let stop = 1i32;
+    if header[6] & 1 == 1 {
+        o.stop = &stop; // stopped before it starts: still a legal move
+    }
+    if header[6] & 2 == 2 {
+        o.struct_size -= 8; // an older, smaller struct
+    }
+    if header[6] & 4 == 4 {
+        o.table_bytes = usize::MAX; // more than can be had: the search runs without
+    }
+    let root_cap = o.max_moves;
+    if header[6] & 12 == 8 {
+        o.max_moves = usize::MAX; // MM_ERR_OUT_OF_MEMORY
+    }
+    // The root's moves, as the engine will see them.
+    let mut root = vec![0i64; root_cap];
+    // SAFETY: `root` has room for `root_cap` moves.
+    let n = unsafe { moves(ctx, root.as_mut_ptr(), root.len()) };
+    root.truncate(n.clamp(0, root_cap as i32) as usize);
+
+    let pv_cap = header[7] as usize % 4;
+    let mut pv = vec![0x5eed_i64; pv_cap];
+    // SAFETY: an all-zero result is a valid value of plain fields.
+    let mut out: mm_search_result = unsafe { std::mem::zeroed() };
+    out.value = 0x5eed;
+    // SAFETY: `game` and `o` are valid; `out` is writable; `pv` has `pv_cap` entries.
+    let s = unsafe { mm_search(&game, &o, &mut out, pv.as_mut_ptr(), pv_cap) };
+    assert!(g.stack.is_empty(), "every move played was taken back ({s:?})");
+    if s != MM_OK {
+        assert_eq!(out.value, 0x5eed, "untouched on error");
+        assert!(pv.iter().all(|&m| m == 0x5eed));
+        return (s, None, root);
+    }
+    (s, Some((out, pv)), root)
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 9 {
+        return;
+    }
+    let (header, body) = data.split_at(8);
+    let (s, answer, root) = run(body, header);
+    if let Some((out, pv)) = &answer {
+        if out.has_move {
+            assert!(root.contains(&out.best_move), "a legal move: {} of {root:?}", out.best_move);
+            if !pv.is_empty() && out.pv_len > 0 {
+                assert_eq!(pv[0], out.best_move);
+            }
+        }
+        assert!(out.value != i32::MIN && out.value != i32::MAX);
+    }
+    // The same inputs give the same answer (time aside).
+    let (s2, again, _) = run(body, header);
+    assert_eq!(s, s2);
+    if let (Some((a, pa)), Some((b, pb))) = (answer, again) {
+        assert_eq!(
+            (a.has_move, a.best_move, a.value, a.exact, a.proven, a.plies_to_end, a.depth),
+            (b.has_move, b.best_move, b.value, b.exact, b.proven, b.plies_to_end, b.depth)
+        );
+        assert_eq!((a.pv_len, a.stats.nodes), (b.pv_len, b.stats.nodes));
+        assert_eq!(pa, pb);
+    }
+});
