@@ -6,6 +6,8 @@
 #   make bench     the speed benchmarks: textbook C code beside the library (ratios), then
 #                  the game engine (tic-tac-toe, Connect Four classes against Pons' figures)
 #   make fuzz      every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz)
+#   make install   the libraries, header and minimax.pc under PREFIX (DESTDIR honoured);
+#                  make uninstall removes exactly those files
 
 CARGO  ?= cargo
 CC     ?= cc
@@ -21,7 +23,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test bench fuzz clean FORCE
+.PHONY: all lib examples demo header test bench fuzz install uninstall clean FORCE
 
 all: examples
 
@@ -82,6 +84,45 @@ fuzz:
 
 test:
 	$(CARGO) test
+
+# ---- install ----
+PREFIX     ?= /usr/local
+libdir     ?= $(PREFIX)/lib
+includedir ?= $(PREFIX)/include
+pcdir      ?= $(libdir)/pkgconfig
+VERSION    := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+MAJOR      := $(firstword $(subst ., ,$(VERSION)))
+SONAME     := libminimax.so.$(MAJOR)
+# What a program linking libminimax.a needs besides it, as rustc reports for a static
+# library of this target (our only dependency, libc, adds nothing to the list).
+NATIVE_STATIC_LIBS = $(shell echo '' | rustc --crate-type staticlib --print native-static-libs -o /dev/null - 2>&1 | sed -n 's/.*native-static-libs: //p')
+
+INSTALLED := $(libdir)/libminimax.so.$(VERSION) $(libdir)/$(SONAME) $(libdir)/libminimax.so \
+             $(libdir)/libminimax.a $(includedir)/minimax.h $(pcdir)/minimax.pc
+
+# -Wl,-Bdynamic first in Libs.private, so that a static link can say
+# `-Wl,-Bstatic $(pkg-config --static --libs minimax)`: the archive is taken for
+# -lminimax and the system libraries stay shared.
+$(BUILD)/minimax.pc: Cargo.toml Makefile FORCE | $(BUILD)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(libdir)' 'includedir=$(includedir)' '' \
+	  'Name: minimax' \
+	  'Description: game-tree search (minimax, alpha-beta, a game engine) with a C ABI' \
+	  'Version: $(VERSION)' \
+	  'Libs: -L$${libdir} -lminimax' \
+	  'Libs.private: -Wl,-Bdynamic $(NATIVE_STATIC_LIBS)' \
+	  'Cflags: -I$${includedir}' > $@
+
+install: lib $(BUILD)/minimax.pc
+	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(pcdir)
+	install -m 755 $(LIBDIR)/libminimax.so $(DESTDIR)$(libdir)/libminimax.so.$(VERSION)
+	ln -sf libminimax.so.$(VERSION) $(DESTDIR)$(libdir)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libminimax.so
+	install -m 644 $(LIBDIR)/libminimax.a $(DESTDIR)$(libdir)/libminimax.a
+	install -m 644 include/minimax.h $(DESTDIR)$(includedir)/minimax.h
+	install -m 644 $(BUILD)/minimax.pc $(DESTDIR)$(pcdir)/minimax.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf $(BUILD)
