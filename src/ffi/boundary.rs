@@ -7,13 +7,27 @@ use super::status::mm_status;
 
 thread_local! {
     static LAST_ERROR: Cell<mm_status> = const { Cell::new(mm_status::MM_OK) };
+    static FORCE_PANIC: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Test-only hook (not exported to C): while on, every call through the boundary on this
+/// thread panics inside it, so that a test can show that the panic becomes a status.
+#[doc(hidden)]
+pub fn force_panic_for_tests(on: bool) {
+    FORCE_PANIC.with(|f| f.set(on));
 }
 
 /// Runs `f`, and turns a panic into `Err(MM_ERR_PANIC)` so that no unwind reaches C.
 pub(crate) fn catch_panic<T>(f: impl FnOnce() -> Result<T, mm_status>) -> Result<T, mm_status> {
     // AssertUnwindSafe holds because a panic is reported as an error and no state that
     // the closure touched is used afterwards.
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or(Err(mm_status::MM_ERR_PANIC))
+    catch_unwind(AssertUnwindSafe(|| {
+        if FORCE_PANIC.with(Cell::get) {
+            panic!("forced by force_panic_for_tests");
+        }
+        f()
+    }))
+    .unwrap_or(Err(mm_status::MM_ERR_PANIC))
 }
 
 /// The boundary for functions that return a status: catches panics and flattens the result.
