@@ -158,7 +158,7 @@ fn header_structs() -> Vec<(String, Vec<String>)> {
                 None => {
                     let decl = t.trim_end_matches(';');
                     let decl = decl.split('[').next().unwrap();
-                    decl.rsplit(|c: char| c == ' ' || c == '*').next().unwrap()
+                    decl.rsplit([' ', '*']).next().unwrap()
                 }
             };
             fields.push(field.to_string());
