@@ -23,7 +23,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test bench fuzz install uninstall clean FORCE
+.PHONY: all lib examples demo header test bench fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -80,6 +80,21 @@ fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "== fuzz $$t ($(FUZZ_LIMIT))"; \
 	  (cd fuzz && $(CARGO) +nightly fuzz run $$t -- $(FUZZ_LIMIT) -print_final_stats=1) || exit 1; \
+	done
+
+# CI's short run: a few thousand inputs per target from the committed corpus, with what
+# it finds kept in a scratch directory (the committed corpus stays as it is).
+FUZZ_SMOKE_RUNS ?= 3000
+fuzz-smoke:
+	@for t in $(FUZZ_TARGETS); do \
+	  tmp=$$(mktemp -d) || exit 1; \
+	  echo "== fuzz $$t: $(FUZZ_SMOKE_RUNS) runs"; \
+	  (cd fuzz && $(CARGO) +nightly fuzz run $$t $$tmp corpus/$$t -- \
+	     -runs=$(FUZZ_SMOKE_RUNS) -print_final_stats=1 > $$tmp.log 2>&1); status=$$?; \
+	  grep -E 'Done [0-9]+ runs|executed_units' $$tmp.log; \
+	  [ $$status -eq 0 ] || tail -40 $$tmp.log; \
+	  rm -rf $$tmp $$tmp.log; \
+	  [ $$status -eq 0 ] || exit 1; \
 	done
 
 test:

@@ -116,6 +116,33 @@ pub fn compiler(cpp: bool) -> Command {
         .to_command()
 }
 
+/// How the C programs are built and run, from `MM_CHECK`: plainly (unset), with
+/// AddressSanitizer and UndefinedBehaviorSanitizer (`asan`), or under valgrind
+/// (`valgrind`). In either check mode every run must end without a report, whatever the
+/// test expects of the program itself, and is logged to `MM_CHECK_LOG` if that is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    Plain,
+    Sanitizers,
+    Valgrind,
+}
+
+pub fn check_mode() -> Check {
+    match std::env::var("MM_CHECK").as_deref() {
+        Err(_) | Ok("") => Check::Plain,
+        Ok("asan") => Check::Sanitizers,
+        Ok("valgrind") => Check::Valgrind,
+        Ok(other) => panic!("MM_CHECK={other}: use asan or valgrind"),
+    }
+}
+
+const SANITIZE: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+    "-g",
+];
+
 /// Compiles `sources` (paths relative to the repository) into `out`, with the header's
 /// directory on the include path and `extra` flags (any `-l` among them go after the
 /// sources); panics with the compiler's output on failure. With `link`, links against the
@@ -123,6 +150,9 @@ pub fn compiler(cpp: bool) -> Command {
 pub fn compile(sources: &[&str], out: &Path, cpp: bool, extra: &[&str], link: bool) {
     let (libs, flags): (Vec<&str>, Vec<&str>) = extra.iter().partition(|f| f.starts_with("-l"));
     let mut cmd = compiler(cpp);
+    if check_mode() == Check::Sanitizers {
+        cmd.args(SANITIZE);
+    }
     cmd.args(flags)
         .arg("-I")
         .arg(root().join("include"))
@@ -171,15 +201,85 @@ fn compile_example(source: &str) -> PathBuf {
     out
 }
 
-/// Runs `exe` with `input` on its standard input.
+/// Runs `exe` with `input` on its standard input (under valgrind in that check mode).
 pub fn run(exe: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(exe)
-        .args(args)
+    let mode = check_mode();
+    let valgrind_log = scratch("valgrind").join(format!(
+        "{}-{}.log",
+        exe.file_name().unwrap().to_string_lossy(),
+        std::process::id() as u64 * 1_000_000
+            + RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut cmd = if mode == Check::Valgrind {
+        let mut c = Command::new("valgrind");
+        c.arg("--error-exitcode=1")
+            .arg("--leak-check=full")
+            .arg("--errors-for-leak-kinds=definite,indirect,possible")
+            .arg(format!("--log-file={}", valgrind_log.display()))
+            .arg(exe);
+        c
+    } else {
+        Command::new(exe)
+    };
+    if mode == Check::Sanitizers {
+        cmd.env("ASAN_OPTIONS", "detect_leaks=1:exitcode=86")
+            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1");
+    }
+    let output = run_command(cmd.args(args), input);
+    if mode != Check::Plain {
+        check_clean(mode, exe, args, &output, &valgrind_log);
+    }
+    output
+}
+
+static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Panics if a sanitizer or valgrind reported anything; logs the run to `MM_CHECK_LOG`.
+fn check_clean(mode: Check, exe: &Path, args: &[&str], output: &Output, valgrind_log: &Path) {
+    let err = String::from_utf8_lossy(&output.stderr);
+    let report = match mode {
+        Check::Sanitizers => [
+            "ERROR: AddressSanitizer",
+            "ERROR: LeakSanitizer",
+            "runtime error:",
+        ]
+        .iter()
+        .any(|m| err.contains(m))
+        .then(|| err.to_string()),
+        Check::Valgrind => {
+            let log = std::fs::read_to_string(valgrind_log).unwrap_or_default();
+            (!log.contains("ERROR SUMMARY: 0 errors")).then_some(log)
+        }
+        Check::Plain => None,
+    };
+    if let Some(report) = report {
+        panic!("{mode:?} reported on {} {args:?}:\n{report}", exe.display());
+    }
+    let _ = std::fs::remove_file(valgrind_log);
+    if let Some(log) = std::env::var_os("MM_CHECK_LOG") {
+        let line = format!(
+            "{:?} exit={} {} {}\n",
+            mode,
+            output.status.code().unwrap_or(-1),
+            exe.file_name().unwrap().to_string_lossy(),
+            args.join(" ")
+        );
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .unwrap();
+        f.write_all(line.as_bytes()).unwrap();
+    }
+}
+
+fn run_command(cmd: &mut Command, input: &str) -> Output {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
     // Written from another thread, so that a program printing a lot cannot block us both.
