@@ -250,6 +250,18 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             self.moves.resize_with(p + 1, Vec::new);
         }
         self.pv[p].clear();
+        // The table's slot is fetched from memory while the game answers the questions
+        // below: its cache miss is most of a node's time otherwise.
+        let key = match self.table.as_deref() {
+            Some(table) if depth > 0 => {
+                let key = self.game.hash();
+                if let Some(k) = key {
+                    table.prefetch(k);
+                }
+                key
+            }
+            _ => None,
+        };
         let sign: i64 = if max_side { 1 } else { -1 };
         if let Some(score) = self.game.outcome() {
             check_score(score)?;
@@ -288,11 +300,6 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             return Err(GameError::TooDeep.into());
         }
 
-        let key = if self.table.is_some() {
-            self.game.hash()
-        } else {
-            None
-        };
         let mut table_move = NO_MOVE;
         if let (Some(key), Some(table)) = (key, self.table.as_deref()) {
             self.stats.table_probes += 1;

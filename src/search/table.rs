@@ -81,6 +81,19 @@ impl Table {
             .unwrap_or(0)) as usize
     }
 
+    /// Asks the processor to bring a key's slot into the cache, without waiting for it.
+    pub(crate) fn prefetch(&self, key: u64) {
+        let slot: *const [u64; 4] = &self.slots[self.slot(key)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint: it never faults and changes no state that
+        // the program can observe, and `slot` points into the table anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let [k, value, best, meta] = self.slots[self.slot(key)];
         let bound = match (meta >> 32) & 3 {
