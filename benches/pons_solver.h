@@ -26,20 +26,6 @@ typedef struct {
     int moves;
 } pons_position;
 
-static uint64_t pons_possible(const pons_position *p) { return (p->mask + bottom_mask()) & board_mask(); }
-
-static uint64_t pons_non_losing(const pons_position *p) {
-    uint64_t moves = pons_possible(p);
-    uint64_t threats = winning_cells(p->current ^ p->mask, p->mask);
-    uint64_t forced = moves & threats;
-    if (forced) {
-        if (forced & (forced - 1))
-            return 0;
-        moves = forced;
-    }
-    return moves & ~(threats >> 1);
-}
-
 typedef struct {
     uint64_t *entries;
     unsigned long long nodes;
@@ -64,8 +50,8 @@ static int pons_get(const pons_solver *s, uint64_t key) {
 
 static int pons_negamax(pons_solver *s, const pons_position *p, int alpha, int beta) {
     s->nodes++;
-    uint64_t possible_moves = pons_non_losing(p);
-    if (possible_moves == 0)
+    uint64_t allowed = non_losing_moves(p->current, p->mask);
+    if (allowed == 0)
         return -(W * H - p->moves) / 2;
     if (p->moves >= W * H - 2)
         return 0;
@@ -100,7 +86,7 @@ static int pons_negamax(pons_solver *s, const pons_position *p, int alpha, int b
     uint64_t moves[W];
     int scores[W], n = 0;
     for (int i = W; i--;) {
-        uint64_t move = possible_moves & column_mask(column_order[i]);
+        uint64_t move = allowed & column_mask(column_order[i]);
         if (!move)
             continue;
         int sc = popcount(winning_cells(p->current | move, p->mask));
@@ -129,7 +115,7 @@ static int pons_negamax(pons_solver *s, const pons_position *p, int alpha, int b
 /* The exact score of `p` for the side to move (Pons' solve()). */
 static int pons_solve(pons_solver *s, const position *pos) {
     pons_position root = {pos->current, pos->mask, pos->moves}, *p = &root;
-    if (winning_cells(p->current, p->mask) & pons_possible(p))
+    if (winning_cells(p->current, p->mask) & possible_moves(p->mask))
         return (W * H + 1 - p->moves) / 2;
     int min = -(W * H - p->moves) / 2;
     int max = (W * H + 1 - p->moves) / 2;

@@ -68,12 +68,14 @@ static bool four_in_a_row(uint64_t stones) {
     return false;
 }
 
-static uint64_t possible(const position *p) { return (p->mask + bottom_mask()) & board_mask(); }
+static uint64_t possible_moves(uint64_t mask) { return (mask + bottom_mask()) & board_mask(); }
+static uint64_t possible(const position *p) { return possible_moves(p->mask); }
 
-/* The moves that do not let the opponent win at once (0 if every move loses). */
-static uint64_t non_losing(const position *p) {
-    uint64_t moves = possible(p);
-    uint64_t threats = winning_cells(p->current ^ p->mask, p->mask);
+/* The moves that do not let the opponent win at once (0 if every move loses), for the
+   player to move whose stones are `current`. */
+static uint64_t non_losing_moves(uint64_t current, uint64_t mask) {
+    uint64_t moves = possible_moves(mask);
+    uint64_t threats = winning_cells(current ^ mask, mask);
     uint64_t forced = moves & threats;
     if (forced) {
         if (forced & (forced - 1))
@@ -82,6 +84,8 @@ static uint64_t non_losing(const position *p) {
     }
     return moves & ~(threats >> 1); /* never play below an opponent's winning cell */
 }
+
+static uint64_t non_losing(const position *p) { return non_losing_moves(p->current, p->mask); }
 
 static void play_bit(position *p, uint64_t move) {
     p->played[p->moves] = move;
