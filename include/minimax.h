@@ -553,8 +553,8 @@ enum mm_status mm_last_error(void);
 
 /**
  * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
- * Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each), and
- * `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
+ * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_BAD_OPTIONS` if `bytes` is
+ * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
  *
  * # Safety
  * `out` must be writable.

@@ -272,7 +272,7 @@ fn options_and_arguments_are_checked() {
     // SAFETY: `table` is a writable local; nothing is written on an error.
     unsafe {
         assert_eq!(mm_table_new(usize::MAX, &mut table), MM_ERR_OUT_OF_MEMORY);
-        assert_eq!(mm_table_new(31, &mut table), MM_ERR_BAD_OPTIONS);
+        assert_eq!(mm_table_new(63, &mut table), MM_ERR_BAD_OPTIONS);
         assert!(table.is_null());
     }
 }

@@ -117,8 +117,8 @@ pub struct mm_table {
 }
 
 /// Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
-/// Returns `MM_ERR_BAD_OPTIONS` if `bytes` holds no entry (32 bytes each), and
-/// `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
+/// Entries take 32 bytes, in buckets of two. Returns `MM_ERR_BAD_OPTIONS` if `bytes` is
+/// under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
 ///
 /// # Safety
 /// `out` must be writable.
@@ -126,7 +126,7 @@ pub struct mm_table {
 pub unsafe extern "C" fn mm_table_new(bytes: usize, out: *mut *mut mm_table) -> mm_status {
     status_call(|| {
         let out = non_null(out)?;
-        if bytes < 32 {
+        if bytes < 64 {
             return Err(MM_ERR_BAD_OPTIONS);
         }
         let mut table = Table::new(bytes).ok_or(MM_ERR_OUT_OF_MEMORY)?;

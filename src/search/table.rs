@@ -27,89 +27,104 @@ pub(crate) struct Entry {
 /// The `best` of an entry that has none.
 pub(crate) const NO_MOVE: i64 = i64::MIN;
 
-/// A transposition table: fixed size, always replace, power-of-two slots indexed by the
-/// hash. Slots are four words, all zero when empty, so that a large table costs nothing
-/// until used (the allocator hands out zeroed pages lazily). A table can serve many
-/// searches one after another: each search sees only its own entries, so reusing one
-/// saves allocating and touching fresh memory for every search.
+/// A transposition table: fixed size, power-of-two buckets indexed by the hash, each one
+/// cache line holding two entries: one kept for the deepest search (so that the costly
+/// results near the root survive) and one always replaced. Entries are four words, all
+/// zero when empty, so that a large table costs nothing until used (the allocator hands
+/// out zeroed pages lazily). A table can serve many searches one after another: each
+/// search sees only its own entries, so reusing one saves allocating and touching fresh
+/// memory for every search.
 pub struct Table {
-    slots: Vec<[u64; 4]>,
-    /// 64 minus log2 of the slot count: the index is the top bits of the mixed hash.
+    buckets: Vec<Bucket>,
+    /// 64 minus log2 of the bucket count: the index is the top bits of the mixed hash.
     shift: u32,
     /// The current search's number; entries of other searches are ignored.
     generation: u64,
 }
 
+/// Two entries in one cache line: `[deepest, newest]`.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket([[u64; 4]; 2]);
+
 const GENERATION_BITS: u32 = 29;
 
 impl Table {
-    /// A table using at most `bytes` bytes, or `None` if that holds no slot or the memory
-    /// cannot be had (a search then runs without a table: slower, same answer).
+    /// A table using at most `bytes` bytes (64 per bucket of two entries), or `None` if
+    /// that holds no bucket or the memory cannot be had (a search then runs without a
+    /// table: slower, same answer).
     pub fn new(bytes: usize) -> Option<Table> {
-        let count = bytes / size_of::<[u64; 4]>();
+        let count = bytes / size_of::<Bucket>();
         if count == 0 {
             return None;
         }
         let bits = count.ilog2();
         Some(Table {
-            slots: zeroed_slots(1usize << bits)?,
+            buckets: zeroed_buckets(1usize << bits)?,
             shift: 64 - bits,
             generation: 1,
         })
     }
 
-    /// Writes every slot once, so that the memory is mapped now rather than page by page
-    /// during the searches (a table meant for many searches wants this).
+    /// Writes every bucket once, so that the memory is mapped now rather than page by
+    /// page during the searches (a table meant for many searches wants this).
     pub fn prefault(&mut self) {
-        self.slots.fill([0; 4]);
+        self.buckets.fill(Bucket([[0; 4]; 2]));
     }
 
     /// Starts a new search: the entries of earlier ones no longer count.
     pub(crate) fn new_search(&mut self) {
         self.generation += 1;
         if self.generation >= 1 << GENERATION_BITS {
-            self.slots.iter_mut().for_each(|s| *s = [0; 4]);
+            self.prefault();
             self.generation = 1;
         }
     }
 
-    /// The slot of a hash. Games' hashes are often poorly mixed (a bitboard's low bits
+    /// The bucket of a hash. Games' hashes are often poorly mixed (a bitboard's low bits
     /// cover one corner), so the index is taken from a Fibonacci multiple's top bits.
-    fn slot(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> usize {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .checked_shr(self.shift)
             .unwrap_or(0)) as usize
     }
 
-    /// Asks the processor to bring a key's slot into the cache, without waiting for it.
+    /// Asks the processor to bring a key's bucket into the cache, without waiting for it.
     pub(crate) fn prefetch(&self, key: u64) {
-        let slot: *const [u64; 4] = &self.slots[self.slot(key)];
+        let bucket: *const Bucket = &self.buckets[self.bucket(key)];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is only a hint: it never faults and changes no state that
-        // the program can observe, and `slot` points into the table anyway.
+        // the program can observe, and `bucket` points into the table anyway.
         unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast());
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast());
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
+        let _ = bucket;
     }
 
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
-        let [k, value, best, meta] = self.slots[self.slot(key)];
+        let bucket = &self.buckets[self.bucket(key)].0;
+        bucket.iter().find_map(|slot| self.decode(key, slot))
+    }
+
+    /// The entry in `slot` if it is this search's and holds `key`.
+    fn decode(&self, key: u64, &[k, value, best, meta]: &[u64; 4]) -> Option<Entry> {
+        if k != key || meta >> 35 != self.generation {
+            return None;
+        }
         let bound = match (meta >> 32) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             3 => Bound::Upper,
             _ => return None,
         };
-        let proven = meta >> 34 & 1 == 1;
-        (k == key && meta >> 35 == self.generation).then_some(Entry {
+        Some(Entry {
             key,
             value: value as i64,
             best: best as i64,
             depth: meta as u32,
             bound,
-            proven,
+            proven: meta >> 34 & 1 == 1,
         })
     }
 
@@ -119,32 +134,84 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let i = self.slot(e.key);
-        self.slots[i] = [
+        let slot = [
             e.key,
             e.value as u64,
             e.best as u64,
             self.generation << 35 | (e.proven as u64) << 34 | bound << 32 | e.depth as u64,
         ];
+        let generation = self.generation;
+        let i = self.bucket(e.key);
+        let [deepest, newest] = &mut self.buckets[i].0;
+        let current = |s: &[u64; 4]| s[3] >> 35 == generation;
+        // The deepest entry is replaced by the same position, by a search at least as
+        // deep, or once it is stale; everything else goes to the newest entry.
+        if deepest[0] == e.key || !current(deepest) || e.depth >= deepest[3] as u32 {
+            if newest[0] == e.key {
+                *newest = [0; 4]; // one entry per position
+            }
+            *deepest = slot;
+        } else {
+            *newest = slot;
+        }
     }
 }
 
-/// `count` zeroed slots, or `None` if the allocator cannot give them. (`vec![[0; 4]; n]`
-/// would abort the caller's process instead.) The memory comes zeroed from the allocator,
-/// so that pages are mapped only when a search first touches them.
-fn zeroed_slots(count: usize) -> Option<Vec<[u64; 4]>> {
-    let layout = std::alloc::Layout::array::<[u64; 4]>(count).ok()?;
+/// `count` zeroed buckets, or `None` if the allocator cannot give them.
+/// (`vec![...; n]` would abort the caller's process instead.) The memory comes zeroed
+/// from the allocator, so that pages are mapped only when a search first touches them.
+fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
+    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
     if layout.size() == 0 {
         return Some(Vec::new());
     }
     // SAFETY: the layout's size is not zero (checked).
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<[u64; 4]>();
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
     if ptr.is_null() {
         return None;
     }
     // SAFETY: `ptr` was just allocated by the global allocator with the layout of `count`
-    // values of `[u64; 4]` (its alignment and `count * 32` bytes), as `from_raw_parts`
-    // requires; all `count` values are initialised, since all-zero bytes are a valid
-    // `[u64; 4]`; and nothing else owns the allocation.
+    // buckets (their alignment and `count * 64` bytes), as `from_raw_parts` requires; all
+    // `count` values are initialised, since all-zero bytes are a valid `Bucket` (plain
+    // integers); and nothing else owns the allocation.
     Some(unsafe { Vec::from_raw_parts(ptr, count, count) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: u64, depth: u32) -> Entry {
+        Entry {
+            key,
+            value: -(key as i64) * 1000,
+            best: key as i64 + 1,
+            depth,
+            bound: Bound::Lower,
+            proven: depth % 2 == 0,
+        }
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_deepest_entry_and_the_newest() {
+        let mut t = Table::new(64).unwrap(); // one bucket: every key collides
+        let found = |t: &Table, key| t.probe(key).map(|e| (e.depth, e.value, e.best, e.proven));
+        t.store(entry(1, 10));
+        t.store(entry(2, 3));
+        assert_eq!(found(&t, 1), Some((10, -1000, 2, true)));
+        assert_eq!(found(&t, 2), Some((3, -2000, 3, false)));
+        t.store(entry(3, 2)); // shallower: replaces the newest
+        assert_eq!(
+            (found(&t, 1).is_some(), found(&t, 2), found(&t, 3).is_some()),
+            (true, None, true)
+        );
+        t.store(entry(4, 12)); // deeper: replaces the deepest
+        assert_eq!((found(&t, 1), found(&t, 4).map(|e| e.0)), (None, Some(12)));
+        t.store(entry(3, 20)); // the same position moves up, and is there once
+        assert_eq!(found(&t, 3).map(|e| e.0), Some(20));
+        assert_eq!(t.buckets[0].0.iter().filter(|s| s[0] == 3).count(), 1);
+        t.new_search();
+        assert_eq!((found(&t, 3), found(&t, 4)), (None, None));
+        assert!(Table::new(63).is_none());
+    }
 }
