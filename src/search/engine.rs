@@ -1,6 +1,7 @@
 //! The negamax engine behind [`search`]: values from the side to move's point of view
 //! internally (see `value`), one recursive node function for every method.
 
+use std::cell::Cell;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -59,6 +60,7 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
             own.as_mut()
         }
     };
+    let (pv, moves) = SCRATCH.with(|s| s.take());
     let mut engine = Engine {
         game,
         opts,
@@ -66,14 +68,21 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
         stats: SearchStats::default(),
         start: Instant::now(),
         horizon: 0,
-        pv: Vec::new(),
-        moves: Vec::new(),
+        pv,
+        moves,
         full_pv: true,
         pv_is_partial: false,
     };
     let result = engine.run();
+    SCRATCH.with(|s| s.set((engine.pv, engine.moves)));
     opts.table = lent;
     result
+}
+
+thread_local! {
+    /// The per-ply buffers of this thread's last search, for the next one: a solver that
+    /// runs many short searches (a game's moves, a test set) then allocates nothing.
+    static SCRATCH: Cell<(Vec<Vec<Move>>, Vec<Vec<Move>>)> = const { Cell::new((Vec::new(), Vec::new())) };
 }
 
 impl<G: Game> Engine<'_, '_, '_, '_, G> {
