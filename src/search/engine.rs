@@ -32,9 +32,9 @@ struct Engine<'g, 'o, 'p, 't, G: Game> {
     /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
     horizon: u64,
     /// The principal variation found below each ply.
-    pv: Vec<Vec<Move>>,
+    pv: PlyBuffers,
     /// A move buffer per ply, reused.
-    moves: Vec<Vec<Move>>,
+    moves: PlyBuffers,
     /// Whether to keep the principal variation below the root: not during the exact
     /// solve's null-window tests, which need only the root's move.
     full_pv: bool,
@@ -79,10 +79,13 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
     result
 }
 
+/// A move list per ply: the principal variations, or the moves to search.
+type PlyBuffers = Vec<Vec<Move>>;
+
 thread_local! {
     /// The per-ply buffers of this thread's last search, for the next one: a solver that
     /// runs many short searches (a game's moves, a test set) then allocates nothing.
-    static SCRATCH: Cell<(Vec<Vec<Move>>, Vec<Vec<Move>>)> = const { Cell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: Cell<(PlyBuffers, PlyBuffers)> = const { Cell::new((Vec::new(), Vec::new())) };
 }
 
 impl<G: Game> Engine<'_, '_, '_, '_, G> {
