@@ -370,6 +370,81 @@ fn extra_turns_follow_the_turn_callback() {
     assert_eq!((r.value, r.best_move), (4, Some(1)));
 }
 
+/// A count to `END` where each move adds one: move 0 keeps the turn (an extra turn), move
+/// 1 passes it. The score depends on whose turn it is, and the hash leaves that out, so
+/// the same hash comes with either side to move at the same depth.
+#[derive(Clone)]
+struct Turns {
+    count: u32,
+    max: bool,
+    before: Vec<bool>,
+}
+
+impl Turns {
+    const END: u32 = 7;
+}
+
+impl Game for Turns {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend([0, 1]);
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.before.push(self.max);
+        self.count += 1;
+        self.max ^= mv == 1;
+    }
+    fn undo(&mut self, _: Move) {
+        self.max = self.before.pop().unwrap();
+        self.count -= 1;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        (self.count == Self::END).then_some(if self.max { -3 } else { 5 })
+    }
+    fn evaluate(&mut self) -> i32 {
+        if self.max {
+            self.count as i32
+        } else {
+            -2 * self.count as i32
+        }
+    }
+    fn hash(&mut self) -> Option<u64> {
+        Some(self.count as u64)
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.max)
+    }
+}
+
+#[test]
+fn a_hash_without_the_side_to_move_does_not_mix_the_sides() {
+    // Found by fuzzing: a table entry read for the other side turned a score into INT_MAX.
+    for max in [true, false] {
+        for depth in 1..=Turns::END {
+            let start = Turns {
+                count: 0,
+                max,
+                before: Vec::new(),
+            };
+            let expected = search(
+                &mut start.clone(),
+                &mut opts(Method::Minimax, depth, false, false),
+            )
+            .unwrap()
+            .value;
+            for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
+                for id in [false, true] {
+                    let r = search(&mut start.clone(), &mut opts(method, depth, id, true)).unwrap();
+                    assert_eq!(
+                        r.value, expected,
+                        "MAX first {max}, depth {depth}, {method:?}, id {id}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn extreme_scores_do_not_overflow_and_invalid_ones_are_refused() {
     let (lo, hi) = (i32::MIN + 1, i32::MAX - 1);

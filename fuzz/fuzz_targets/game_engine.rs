@@ -201,7 +201,7 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(pv[0], out.best_move);
             }
         }
-        assert!(out.value != i32::MIN && out.value != i32::MAX);
+        assert!(out.value != i32::MIN && out.value != i32::MAX, "{out:?} from {header:?}");
     }
     // The same inputs give the same answer (time aside).
     let (s2, again, _) = run(body, header);

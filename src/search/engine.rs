@@ -128,7 +128,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             };
             let proven = self.horizon == 0;
             result.best_move = self.pv[0].first().copied();
-            result.value = (sign * value::score(v)) as i32;
+            result.value = max_view(sign, v);
             result.exact = true;
             result.proven = proven;
             let along_pv = (!self.pv_is_partial).then_some(self.pv[0].len() as u32);
@@ -168,9 +168,12 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
     /// (toward 0 first, as good solvers do), then an optional search within the score's
     /// band finds the fastest win or slowest loss.
     fn exact(&mut self, depth: u32, root_max: bool) -> Result<i64, Halt> {
+        // Without the game's bounds, every score (MAX's view) strictly inside int32.
+        let (min, max) = (i32::MIN as i64 + 1, i32::MAX as i64 - 1);
         let (mut lo, mut hi) = match self.side_bounds(root_max)? {
             Some(b) => b,
-            None => (i32::MIN as i64 + 1, i32::MAX as i64 - 1),
+            None if root_max => (min, max),
+            None => (-max, -min),
         };
         let mut proof: Option<Vec<Move>> = None; // the PV of the last fail-high search
         self.full_pv = false;
@@ -315,7 +318,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
         let mut table_move = NO_MOVE;
         if let (Some(key), Some(table)) = (key, self.table.as_deref()) {
             self.stats.table_probes += 1;
-            if let Some(e) = table.probe(key) {
+            if let Some(e) = table.probe(key, max_side) {
                 self.stats.table_hits += 1;
                 table_move = e.best;
                 // Only a search of the same depth has the same value (a deeper or proven one
@@ -376,6 +379,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
                 depth,
                 bound,
                 proven: self.horizon == horizon_before,
+                max_side,
             });
         }
         Ok(best)
@@ -458,6 +462,18 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             Ok(-self.node(depth - 1, ply + 1, child_max, -beta, -alpha)?)
         }
     }
+}
+
+/// A root value as the score in MAX's view. Every score the engine meets lies strictly
+/// inside int32, and so does this; the clamp only keeps that promise to C should a
+/// value ever stray.
+fn max_view(sign: i64, v: i64) -> i32 {
+    let score = sign * value::score(v);
+    debug_assert!(
+        score > i32::MIN as i64 && score < i32::MAX as i64,
+        "{score}"
+    );
+    score.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32
 }
 
 fn check_score(score: i32) -> Result<(), GameError> {

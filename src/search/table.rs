@@ -22,6 +22,9 @@ pub(crate) struct Entry {
     pub bound: Bound,
     /// Whether every line of the search reached a final position.
     pub proven: bool,
+    /// The side to move (the value is from its point of view). A game whose hash leaves
+    /// out whose turn it is must not have one side's value read as the other's.
+    pub max_side: bool,
 }
 
 /// The `best` of an entry that has none.
@@ -48,6 +51,9 @@ pub struct Table {
 struct Bucket([[u64; 4]; 2]);
 
 const GENERATION_BITS: u32 = 29;
+/// Depths are below the engine's ply limit (2^20), so 31 bits hold them; bit 31 of the
+/// same word holds the side to move.
+const DEPTH_MASK: u32 = (1 << 31) - 1;
 
 impl Table {
     /// A table using at most `bytes` bytes (64 per bucket of two entries), or `None` if
@@ -102,14 +108,22 @@ impl Table {
         let _ = bucket;
     }
 
-    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
+    /// The entry of this search for `key` with `max_side` to move, if there is one.
+    pub(crate) fn probe(&self, key: u64, max_side: bool) -> Option<Entry> {
         let bucket = &self.buckets[self.bucket(key)].0;
-        bucket.iter().find_map(|slot| self.decode(key, slot))
+        bucket
+            .iter()
+            .find_map(|slot| self.decode(key, max_side, slot))
     }
 
-    /// The entry in `slot` if it is this search's and holds `key`.
-    fn decode(&self, key: u64, &[k, value, best, meta]: &[u64; 4]) -> Option<Entry> {
-        if k != key || meta >> 35 != self.generation {
+    /// The entry in `slot` if it is this search's and holds `key` with `max_side` to move.
+    fn decode(
+        &self,
+        key: u64,
+        max_side: bool,
+        &[k, value, best, meta]: &[u64; 4],
+    ) -> Option<Entry> {
+        if k != key || meta >> 35 != self.generation || (meta >> 31 & 1 == 1) != max_side {
             return None;
         }
         let bound = match (meta >> 32) & 3 {
@@ -122,9 +136,10 @@ impl Table {
             key,
             value: value as i64,
             best: best as i64,
-            depth: meta as u32,
+            depth: meta as u32 & DEPTH_MASK,
             bound,
             proven: meta >> 34 & 1 == 1,
+            max_side,
         })
     }
 
@@ -138,7 +153,11 @@ impl Table {
             e.key,
             e.value as u64,
             e.best as u64,
-            self.generation << 35 | (e.proven as u64) << 34 | bound << 32 | e.depth as u64,
+            self.generation << 35
+                | (e.proven as u64) << 34
+                | bound << 32
+                | (e.max_side as u64) << 31
+                | (e.depth & DEPTH_MASK) as u64,
         ];
         let generation = self.generation;
         let i = self.bucket(e.key);
@@ -146,7 +165,8 @@ impl Table {
         let current = |s: &[u64; 4]| s[3] >> 35 == generation;
         // The deepest entry is replaced by the same position, by a search at least as
         // deep, or once it is stale; everything else goes to the newest entry.
-        if deepest[0] == e.key || !current(deepest) || e.depth >= deepest[3] as u32 {
+        let depth_of = |s: &[u64; 4]| s[3] as u32 & DEPTH_MASK;
+        if deepest[0] == e.key || !current(deepest) || e.depth >= depth_of(deepest) {
             if newest[0] == e.key {
                 *newest = [0; 4]; // one entry per position
             }
@@ -189,13 +209,17 @@ mod tests {
             depth,
             bound: Bound::Lower,
             proven: depth % 2 == 0,
+            max_side: true,
         }
     }
 
     #[test]
     fn a_bucket_keeps_the_deepest_entry_and_the_newest() {
         let mut t = Table::new(64).unwrap(); // one bucket: every key collides
-        let found = |t: &Table, key| t.probe(key).map(|e| (e.depth, e.value, e.best, e.proven));
+        let found = |t: &Table, key| {
+            t.probe(key, true)
+                .map(|e| (e.depth, e.value, e.best, e.proven))
+        };
         t.store(entry(1, 10));
         t.store(entry(2, 3));
         assert_eq!(found(&t, 1), Some((10, -1000, 2, true)));
@@ -212,6 +236,9 @@ mod tests {
         assert_eq!(t.buckets[0].0.iter().filter(|s| s[0] == 3).count(), 1);
         t.new_search();
         assert_eq!((found(&t, 3), found(&t, 4)), (None, None));
+        // An entry is for the side it was stored for only.
+        t.store(entry(5, 1));
+        assert!(t.probe(5, true).is_some() && t.probe(5, false).is_none());
         assert!(Table::new(63).is_none());
     }
 }
