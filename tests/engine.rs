@@ -453,6 +453,16 @@ fn extreme_scores_do_not_overflow_and_invalid_ones_are_refused() {
         let r = search(&mut g, &mut opts(method, u32::MAX, true, false)).unwrap();
         assert_eq!(r.value, hi, "{method:?}");
     }
+    // MIN to move at the root and the lowest score: the exact solve's range must reach it.
+    let mut g = TreeGame::new(&format!("O:({lo} {hi})"));
+    for method in METHODS {
+        for refine_distance in [true, false] {
+            let mut o = opts(method, u32::MAX, true, false);
+            o.refine_distance = refine_distance;
+            let r = search(&mut g, &mut o).unwrap();
+            assert_eq!(r.value, lo, "{method:?}, refine {refine_distance}");
+        }
+    }
     let mut bad = TreeGame::new(&format!("(1 {})", i32::MIN));
     assert_eq!(
         search(&mut bad, &mut Options::default()),
