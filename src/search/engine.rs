@@ -74,13 +74,21 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
         pv_is_partial: false,
     };
     let result = engine.run();
-    SCRATCH.with(|s| s.set((engine.pv, engine.moves)));
+    // Kept for the next search, up to a usual depth: a rare very deep search should not
+    // leave its memory behind.
+    let (mut pv, mut moves) = (engine.pv, engine.moves);
+    pv.truncate(SCRATCH_PLIES);
+    moves.truncate(SCRATCH_PLIES);
+    SCRATCH.with(|s| s.set((pv, moves)));
     opts.table = lent;
     result
 }
 
 /// A move list per ply: the principal variations, or the moves to search.
 type PlyBuffers = Vec<Vec<Move>>;
+
+/// How many plies of buffers a thread keeps between searches.
+const SCRATCH_PLIES: usize = 128;
 
 thread_local! {
     /// The per-ply buffers of this thread's last search, for the next one: a solver that
