@@ -110,7 +110,8 @@ MAJOR      := $(firstword $(subst ., ,$(VERSION)))
 SONAME     := libminimax.so.$(MAJOR)
 # What a program linking libminimax.a needs besides it, as rustc reports for a static
 # library of this target (our only dependency, libc, adds nothing to the list).
-NATIVE_STATIC_LIBS = $(shell echo '' | rustc --crate-type staticlib --print native-static-libs -o /dev/null - 2>&1 | sed -n 's/.*native-static-libs: //p')
+NATIVE_STATIC_LIBS = $(shell echo '' | rustc --crate-type staticlib --crate-name native_probe \
+  --print native-static-libs -o $(BUILD)/native_probe.a - 2>&1 | sed -n 's/.*native-static-libs: //p')
 
 INSTALLED := $(libdir)/libminimax.so.$(VERSION) $(libdir)/$(SONAME) $(libdir)/libminimax.so \
              $(libdir)/libminimax.a $(includedir)/minimax.h $(pcdir)/minimax.pc
