@@ -323,6 +323,11 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             return Err(GameError::TooDeep.into());
         }
 
+        // The moves are listed before the table is read: the game's work overlaps the
+        // table slot's arrival from memory (a cutoff from the table then wastes it).
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        moves.clear();
+        let listed = self.game.moves(&mut moves);
         let mut table_move = NO_MOVE;
         if let (Some(key), Some(table)) = (key, self.table.as_deref()) {
             self.stats.table_probes += 1;
@@ -342,6 +347,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
                         if !e.proven {
                             self.horizon += 1;
                         }
+                        self.moves[p] = moves;
                         return Ok(v);
                     }
                     match e.bound {
@@ -353,9 +359,6 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.moves[p]);
-        moves.clear();
-        let listed = self.game.moves(&mut moves);
         let searched = listed.map_err(Halt::from).and_then(|()| {
             if moves.is_empty() {
                 return Err(GameError::NoMovesNotOver.into());
