@@ -126,7 +126,7 @@ pub struct mm_table {
 pub unsafe extern "C" fn mm_table_new(bytes: usize, out: *mut *mut mm_table) -> mm_status {
     status_call(|| {
         let out = non_null(out)?;
-        if bytes < 64 {
+        if bytes < Table::MIN_BYTES {
             return Err(MM_ERR_BAD_OPTIONS);
         }
         let mut table = Table::new(bytes).ok_or(MM_ERR_OUT_OF_MEMORY)?;

@@ -56,6 +56,9 @@ const GENERATION_BITS: u32 = 29;
 const DEPTH_MASK: u32 = (1 << 31) - 1;
 
 impl Table {
+    /// The fewest bytes a table can have: one bucket of two entries.
+    pub(crate) const MIN_BYTES: usize = size_of::<Bucket>();
+
     /// A table using at most `bytes` bytes (64 per bucket of two entries), or `None` if
     /// that holds no bucket or the memory cannot be had (a search then runs without a
     /// table: slower, same answer).
@@ -123,7 +126,7 @@ impl Table {
         max_side: bool,
         &[k, value, best, meta]: &[u64; 4],
     ) -> Option<Entry> {
-        if k != key || meta >> 35 != self.generation || (meta >> 31 & 1 == 1) != max_side {
+        if k != key || generation_of(meta) != self.generation || (meta >> 31 & 1 == 1) != max_side {
             return None;
         }
         let bound = match (meta >> 32) & 3 {
@@ -136,7 +139,7 @@ impl Table {
             key,
             value: value as i64,
             best: best as i64,
-            depth: meta as u32 & DEPTH_MASK,
+            depth: depth_of(meta),
             bound,
             proven: meta >> 34 & 1 == 1,
             max_side,
@@ -162,11 +165,12 @@ impl Table {
         let generation = self.generation;
         let i = self.bucket(e.key);
         let [deepest, newest] = &mut self.buckets[i].0;
-        let current = |s: &[u64; 4]| s[3] >> 35 == generation;
         // The deepest entry is replaced by the same position, by a search at least as
         // deep, or once it is stale; everything else goes to the newest entry.
-        let depth_of = |s: &[u64; 4]| s[3] as u32 & DEPTH_MASK;
-        if deepest[0] == e.key || !current(deepest) || e.depth >= depth_of(deepest) {
+        if deepest[0] == e.key
+            || generation_of(deepest[3]) != generation
+            || e.depth >= depth_of(deepest[3])
+        {
             if newest[0] == e.key {
                 *newest = [0; 4]; // one entry per position
             }
@@ -175,6 +179,16 @@ impl Table {
             *newest = slot;
         }
     }
+}
+
+/// An entry's fourth word holds, from the top: the generation, proven, the bound, the
+/// side to move and the depth.
+fn generation_of(meta: u64) -> u64 {
+    meta >> 35
+}
+
+fn depth_of(meta: u64) -> u32 {
+    meta as u32 & DEPTH_MASK
 }
 
 /// `count` zeroed buckets, or `None` if the allocator cannot give them.

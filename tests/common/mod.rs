@@ -204,30 +204,33 @@ fn compile_example(source: &str) -> PathBuf {
 /// Runs `exe` with `input` on its standard input (under valgrind in that check mode).
 pub fn run(exe: &Path, args: &[&str], input: &str) -> Output {
     let mode = check_mode();
-    let valgrind_log = scratch("valgrind").join(format!(
-        "{}-{}.log",
-        exe.file_name().unwrap().to_string_lossy(),
-        std::process::id() as u64 * 1_000_000
-            + RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let mut cmd = if mode == Check::Valgrind {
-        let mut c = Command::new("valgrind");
-        c.arg("--error-exitcode=1")
-            .arg("--leak-check=full")
-            .arg("--errors-for-leak-kinds=definite,indirect,possible")
-            .arg(format!("--log-file={}", valgrind_log.display()))
-            .arg(exe);
-        c
-    } else {
-        Command::new(exe)
+    let mut valgrind_log = None;
+    let mut cmd = match mode {
+        Check::Valgrind => {
+            // valgrind's report goes to a file of its own: the tests compare stderr.
+            let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let name = exe.file_name().unwrap().to_string_lossy();
+            let log = scratch("valgrind").join(format!("{name}-{n}.log"));
+            let mut c = Command::new("valgrind");
+            c.arg("--error-exitcode=1")
+                .arg("--leak-check=full")
+                .arg("--errors-for-leak-kinds=definite,indirect,possible")
+                .arg(format!("--log-file={}", log.display()))
+                .arg(exe);
+            valgrind_log = Some(log);
+            c
+        }
+        Check::Sanitizers => {
+            let mut c = Command::new(exe);
+            c.env("ASAN_OPTIONS", "detect_leaks=1:exitcode=86")
+                .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1");
+            c
+        }
+        Check::Plain => Command::new(exe),
     };
-    if mode == Check::Sanitizers {
-        cmd.env("ASAN_OPTIONS", "detect_leaks=1:exitcode=86")
-            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1");
-    }
     let output = run_command(cmd.args(args), input);
     if mode != Check::Plain {
-        check_clean(mode, exe, args, &output, &valgrind_log);
+        check_clean(mode, exe, args, &output, valgrind_log.as_deref());
     }
     output
 }
@@ -235,7 +238,13 @@ pub fn run(exe: &Path, args: &[&str], input: &str) -> Output {
 static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Panics if a sanitizer or valgrind reported anything; logs the run to `MM_CHECK_LOG`.
-fn check_clean(mode: Check, exe: &Path, args: &[&str], output: &Output, valgrind_log: &Path) {
+fn check_clean(
+    mode: Check,
+    exe: &Path,
+    args: &[&str],
+    output: &Output,
+    valgrind_log: Option<&Path>,
+) {
     let err = String::from_utf8_lossy(&output.stderr);
     let report = match mode {
         Check::Sanitizers => [
@@ -247,7 +256,8 @@ fn check_clean(mode: Check, exe: &Path, args: &[&str], output: &Output, valgrind
         .any(|m| err.contains(m))
         .then(|| err.to_string()),
         Check::Valgrind => {
-            let log = std::fs::read_to_string(valgrind_log).unwrap_or_default();
+            let log = valgrind_log.and_then(|p| std::fs::read_to_string(p).ok());
+            let log = log.unwrap_or_default();
             (!log.contains("ERROR SUMMARY: 0 errors")).then_some(log)
         }
         Check::Plain => None,
@@ -255,7 +265,9 @@ fn check_clean(mode: Check, exe: &Path, args: &[&str], output: &Output, valgrind
     if let Some(report) = report {
         panic!("{mode:?} reported on {} {args:?}:\n{report}", exe.display());
     }
-    let _ = std::fs::remove_file(valgrind_log);
+    if let Some(path) = valgrind_log {
+        let _ = std::fs::remove_file(path);
+    }
     if let Some(log) = std::env::var_os("MM_CHECK_LOG") {
         let line = format!(
             "{:?} exit={} {} {}\n",
