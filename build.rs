@@ -15,12 +15,6 @@ fn main() {
     // The tests compile the C examples with the `cc` crate, which needs the target triple.
     println!("cargo:rustc-env=MM_TARGET={}", env::var("TARGET").unwrap());
 
-    // Fuzzing builds (cargo-fuzz sets --cfg fuzzing) need no header, and cbindgen's inner
-    // `cargo metadata` fails under their sanitizer flags.
-    if env::var_os("CARGO_CFG_FUZZING").is_some() {
-        return;
-    }
-
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let mut config =
         cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml");
