@@ -382,6 +382,7 @@ pub unsafe extern "C" fn mm_search(
             progress: Some(&mut report),
             max_at_root: c_opts.max_at_root,
             refine_distance: c_opts.refine_distance,
+            threads: 1,
         };
         let mut cgame = CGame {
             game,

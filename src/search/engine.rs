@@ -1,13 +1,23 @@
 //! The negamax engine behind [`search`]: values from the side to move's point of view
-//! internally (see `value`), one recursive node function for every method.
+//! internally (see `value`), one recursive node function for every method. The same
+//! function runs on every thread of a parallel search (see `parallel`), sharing a table
+//! and a `Team`.
 
 use std::cell::Cell;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
 
+use super::parallel::{self, Team};
 use super::table::{Bound, Entry, NO_MOVE, Table};
 use super::value::{self, INF, MAX_PLY};
 use super::{Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats};
+
+/// A node's best value and move so far, and its raised alpha.
+struct Best {
+    value: i64,
+    mv: Move,
+    alpha: i64,
+}
 
 /// Why a search stopped before its end.
 enum Halt {
@@ -23,18 +33,64 @@ impl From<GameError> for Halt {
     }
 }
 
-struct Engine<'g, 'o, 'p, 't, G: Game> {
-    game: &'g mut G,
-    opts: &'o mut Options<'p>,
-    table: Option<&'t mut Table>,
+/// What every thread of a search needs to know of the options: plain values, copied.
+#[derive(Clone, Copy)]
+pub(crate) struct Plan {
+    pub method: Method,
+    pub max_depth: u32,
+    pub iterative_deepening: bool,
+    pub node_limit: u64,
+    pub time_limit: Option<Duration>,
+    pub max_at_root: bool,
+    pub refine_distance: bool,
+    pub start: Instant,
+}
+
+impl Plan {
+    pub(crate) fn new(opts: &Options<'_>) -> Plan {
+        Plan {
+            method: opts.method,
+            max_depth: opts.max_depth,
+            iterative_deepening: opts.iterative_deepening,
+            node_limit: opts.node_limit,
+            time_limit: opts.time_limit,
+            max_at_root: opts.max_at_root,
+            refine_distance: opts.refine_distance,
+            start: Instant::now(),
+        }
+    }
+}
+
+/// One thread's search: its answer, and whether it ran to its end (false: a limit, the
+/// stop flag or another thread's finish halted it).
+pub(crate) struct Outcome {
+    pub result: SearchResult,
+    pub completed: bool,
+}
+
+struct Engine<'a, G: Game> {
+    game: &'a mut G,
+    plan: Plan,
+    /// The caller's stop flag and progress callback: the first thread's only.
+    stop: Option<&'a AtomicI32>,
+    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
+    table: Option<&'a Table>,
+    /// The threads of a parallel search; `None` on one thread.
+    team: Option<&'a Team>,
+    /// Nodes already added to the team's count.
+    synced: u64,
     stats: SearchStats,
-    start: Instant,
     /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
     horizon: u64,
     /// The principal variation found below each ply.
     pv: PlyBuffers,
     /// A move buffer per ply, reused.
     moves: PlyBuffers,
+    /// The moves a parallel search put off at each ply because another thread was
+    /// searching them.
+    deferred: PlyBuffers,
+    /// The hash of the next node, when its parent already asked for it.
+    next_key: Option<u64>,
     /// Whether to keep the principal variation below the root: not during the exact
     /// solve's null-window tests, which need only the root's move.
     full_pv: bool,
@@ -44,43 +100,65 @@ struct Engine<'g, 'o, 'p, 't, G: Game> {
 
 /// Searches `game` from its current position and returns the best move and the value.
 /// Misbehaving games give `Err`; limits and the stop flag give the last completed
-/// iteration's answer (or, if none completed, the first legal move).
+/// iteration's answer (or, if none completed, the first legal move). One thread:
+/// `opts.threads` is for [`super::search_parallel`].
 pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
+    let plan = Plan::new(opts);
     // The caller's table if it lent one, else one of our own for this search.
     let mut lent = opts.table.take();
-    let mut own: Option<Table>;
+    let own: Option<Table>;
     let table = match (opts.method, lent.as_deref_mut()) {
         (Method::Minimax, _) => None,
         (_, Some(t)) => {
             t.new_search();
-            Some(t)
+            Some(&*t)
         }
         (_, None) => {
             own = Table::new(opts.table_bytes);
-            own.as_mut()
+            own.as_ref()
         }
     };
-    let (pv, moves) = SCRATCH.with(|s| s.take());
+    let progress = opts.progress.as_mut().map(|p| &mut **p as _);
+    let outcome = run_thread(game, plan, opts.stop, progress, table, None);
+    opts.table = lent;
+    outcome.map(|o| o.result)
+}
+
+/// One thread's search, alone or in a team.
+pub(crate) fn run_thread<'a, G: Game>(
+    game: &'a mut G,
+    plan: Plan,
+    stop: Option<&'a AtomicI32>,
+    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
+    table: Option<&'a Table>,
+    team: Option<&'a Team>,
+) -> Result<Outcome, GameError> {
+    let (pv, moves, deferred) = SCRATCH.with(|s| s.take());
     let mut engine = Engine {
         game,
-        opts,
+        plan,
+        stop,
+        progress,
         table,
+        team,
+        synced: 0,
         stats: SearchStats::default(),
-        start: Instant::now(),
         horizon: 0,
         pv,
         moves,
+        deferred,
+        next_key: None,
         full_pv: true,
         pv_is_partial: false,
     };
     let result = engine.run();
     // Kept for the next search, up to a usual depth: a rare very deep search should not
     // leave its memory behind.
-    let (mut pv, mut moves) = (engine.pv, engine.moves);
-    pv.truncate(SCRATCH_PLIES);
-    moves.truncate(SCRATCH_PLIES);
-    SCRATCH.with(|s| s.set((pv, moves)));
-    opts.table = lent;
+    let mut buffers = (engine.pv, engine.moves, engine.deferred);
+    buffers.0.truncate(SCRATCH_PLIES);
+    buffers.1.truncate(SCRATCH_PLIES);
+    buffers.2.truncate(SCRATCH_PLIES);
+    SCRATCH.with(|s| s.set(buffers));
     result
 }
 
@@ -93,12 +171,13 @@ const SCRATCH_PLIES: usize = 128;
 thread_local! {
     /// The per-ply buffers of this thread's last search, for the next one: a solver that
     /// runs many short searches (a game's moves, a test set) then allocates nothing.
-    static SCRATCH: Cell<(PlyBuffers, PlyBuffers)> = const { Cell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: Cell<(PlyBuffers, PlyBuffers, PlyBuffers)> =
+        const { Cell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
-impl<G: Game> Engine<'_, '_, '_, '_, G> {
-    fn run(&mut self) -> Result<SearchResult, GameError> {
-        let root_max = self.game.max_to_move().unwrap_or(self.opts.max_at_root);
+impl<G: Game> Engine<'_, G> {
+    fn run(&mut self) -> Result<Outcome, GameError> {
+        let root_max = self.game.max_to_move().unwrap_or(self.plan.max_at_root);
         let sign = if root_max { 1 } else { -1 };
         let mut result = SearchResult {
             best_move: None,
@@ -109,29 +188,34 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             depth: 0,
             pv: Vec::new(),
             stats: SearchStats::default(),
+            threads: 1,
         };
         if let Some(score) = self.game.outcome() {
             check_score(score)?;
             result.value = score;
             (result.exact, result.proven, result.plies_to_end) = (true, true, Some(0));
-            return Ok(self.finish(result));
+            return Ok(self.finish(result, true));
         }
-        let max_depth = self.opts.max_depth.clamp(1, MAX_PLY - 1);
-        let first = if self.opts.iterative_deepening {
+        let max_depth = self.plan.max_depth.clamp(1, MAX_PLY - 1);
+        let first = if self.plan.iterative_deepening {
             1
         } else {
             max_depth
         };
+        let mut completed = true;
         for depth in first..=max_depth {
             self.horizon = 0;
             self.pv_is_partial = false;
-            let outcome = match self.opts.method {
+            let outcome = match self.plan.method {
                 Method::Exact => self.exact(depth, root_max),
                 _ => self.node(depth, 0, root_max, -INF, INF),
             };
             let v = match outcome {
                 Ok(v) => v,
-                Err(Halt::Limit) => break,
+                Err(Halt::Limit) => {
+                    completed = false;
+                    break;
+                }
                 Err(Halt::Game(e)) => return Err(e),
             };
             let proven = self.horizon == 0;
@@ -143,12 +227,12 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             result.plies_to_end = value::plies_to_end(v).or(along_pv).filter(|_| proven);
             result.depth = depth;
             result.pv = self.pv[0].clone();
-            if let Some(report) = self.opts.progress.as_mut() {
+            if let Some(report) = self.progress.as_mut() {
                 report(&Progress {
                     depth,
                     value: result.value,
                     nodes: self.stats.nodes,
-                    elapsed: self.start.elapsed(),
+                    elapsed: self.plan.start.elapsed(),
                     pv: &result.pv,
                 });
             }
@@ -163,13 +247,13 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             result.best_move = moves.first().copied();
             result.pv = result.best_move.into_iter().collect();
         }
-        Ok(self.finish(result))
+        Ok(self.finish(result, completed))
     }
 
-    fn finish(&mut self, mut result: SearchResult) -> SearchResult {
-        self.stats.elapsed = self.start.elapsed();
+    fn finish(&mut self, mut result: SearchResult, completed: bool) -> Outcome {
+        self.stats.elapsed = self.plan.start.elapsed();
         result.stats = self.stats;
-        result
+        Outcome { result, completed }
     }
 
     /// The exact value at `depth`: null-window tests at score boundaries narrow the range
@@ -204,7 +288,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
         }
         self.full_pv = true;
         match proof {
-            Some(pv) if !(self.opts.refine_distance && lo != 0) => {
+            Some(pv) if !(self.plan.refine_distance && lo != 0) => {
                 // The move that proved `lo` is a best move; its distance was not sought,
                 // and the PV holds only that move.
                 self.pv[0] = pv;
@@ -235,24 +319,36 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
     }
 
     fn check_limits(&mut self) -> Result<(), Halt> {
-        let limit = self.opts.node_limit;
+        let limit = self.plan.node_limit;
         if limit != 0 && self.stats.nodes > limit {
-            return Err(Halt::Limit);
+            return self.halt();
         }
         if self.stats.nodes % 256 == 1 {
-            let stopped = self
-                .opts
-                .stop
-                .is_some_and(|s| s.load(Ordering::Relaxed) != 0);
+            if let Some(team) = self.team {
+                let total = team.add_nodes(self.stats.nodes - self.synced);
+                self.synced = self.stats.nodes;
+                if team.halted() || (limit != 0 && total > limit) {
+                    return self.halt();
+                }
+            }
+            let stopped = self.stop.is_some_and(|s| s.load(Ordering::Relaxed) != 0);
             let late = self
-                .opts
+                .plan
                 .time_limit
-                .is_some_and(|t| self.start.elapsed() >= t);
+                .is_some_and(|t| self.plan.start.elapsed() >= t);
             if stopped || late {
-                return Err(Halt::Limit);
+                return self.halt();
             }
         }
         Ok(())
+    }
+
+    /// Stops this thread, and the others of its team.
+    fn halt(&self) -> Result<(), Halt> {
+        if let Some(team) = self.team {
+            team.halt();
+        }
+        Err(Halt::Limit)
     }
 
     /// The value of the position (side to move: MAX if `max_side`) searched `depth` plies
@@ -266,18 +362,20 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
         mut beta: i64,
     ) -> Result<i64, Halt> {
         self.stats.nodes += 1;
+        let given_key = self.next_key.take();
         self.check_limits()?;
         let p = ply as usize;
         if self.pv.len() <= p {
             self.pv.resize_with(p + 1, Vec::new);
             self.moves.resize_with(p + 1, Vec::new);
+            self.deferred.resize_with(p + 1, Vec::new);
         }
         self.pv[p].clear();
         // The table's slot is fetched from memory while the game answers the questions
         // below: its cache miss is most of a node's time otherwise.
-        let key = match self.table.as_deref() {
+        let key = match self.table {
             Some(table) if depth > 0 => {
-                let key = self.game.hash();
+                let key = given_key.or_else(|| self.game.hash());
                 if let Some(k) = key {
                     table.prefetch(k);
                 }
@@ -291,7 +389,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
             self.stats.leaves += 1;
             return Ok(value::final_at(sign * score as i64, ply));
         }
-        let method = self.opts.method;
+        let method = self.plan.method;
         let prune = method != Method::Minimax;
         if prune && ply > 0 {
             if let Some((lo, hi)) = self.side_bounds(max_side)? {
@@ -329,7 +427,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
         moves.clear();
         let listed = self.game.moves(&mut moves);
         let mut table_move = NO_MOVE;
-        if let (Some(key), Some(table)) = (key, self.table.as_deref()) {
+        if let (Some(key), Some(table)) = (key, self.table) {
             self.stats.table_probes += 1;
             if let Some(e) = table.probe(key, max_side) {
                 self.stats.table_hits += 1;
@@ -371,7 +469,7 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
         self.moves[p] = moves;
         let (best, best_move, horizon_before) = searched?;
 
-        if let (Some(key), Some(table)) = (key, self.table.as_deref_mut()) {
+        if let (Some(key), Some(table)) = (key, self.table) {
             let bound = if best <= alpha {
                 Bound::Upper
             } else if best >= beta {
@@ -397,64 +495,156 @@ impl<G: Game> Engine<'_, '_, '_, '_, G> {
     }
 
     /// Searches the moves of a node; returns the best value, its move, and the horizon
-    /// count before the node's children were searched.
+    /// count before the node's children were searched. In a team, a move after the first
+    /// whose position another thread is searching now is put off to a second pass (ABDADA,
+    /// Weill 1996, in Kerrigan's simplified form): by then that thread's result is usually
+    /// in the shared table.
     fn children(
         &mut self,
         moves: &[Move],
         depth: u32,
         ply: u32,
         max_side: bool,
-        mut alpha: i64,
+        alpha: i64,
         beta: i64,
     ) -> Result<(i64, Move, u64), Halt> {
-        let method = self.opts.method;
-        let prune = method != Method::Minimax;
         let horizon_before = self.horizon;
-        let (mut best, mut best_move) = (-INF, NO_MOVE);
-        for (i, &mv) in moves.iter().enumerate() {
-            self.game.play(mv);
-            let child_max = self.game.max_to_move().unwrap_or(!max_side);
-            let searched = if method == Method::Pvs && i > 0 && alpha > -INF {
-                self.child(depth, ply, child_max, max_side, alpha, alpha + 1)
-                    .and_then(|v| {
-                        // Fail-soft: v is only a lower bound, so the re-search keeps alpha.
-                        if v > alpha && v < beta {
-                            self.child(depth, ply, child_max, max_side, alpha, beta)
-                        } else {
-                            Ok(v)
-                        }
-                    })
-            } else if prune {
-                self.child(depth, ply, child_max, max_side, alpha, beta)
-            } else {
-                self.child(depth, ply, child_max, max_side, -INF, INF)
-            };
-            self.game.undo(mv);
-            let v = searched?;
-            if v > best {
-                best = v;
-                best_move = mv;
-                if self.full_pv || ply == 0 {
-                    let p = ply as usize;
-                    let (here, below) = self.pv.split_at_mut(p + 1);
-                    here[p].clear();
-                    here[p].push(mv);
-                    if self.full_pv {
-                        here[p].extend_from_slice(&below[0]);
-                    }
-                }
-            }
-            if prune {
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    if i + 1 < moves.len() {
-                        self.stats.cutoffs += 1;
-                    }
+        let mut best = Best {
+            value: -INF,
+            mv: NO_MOVE,
+            alpha,
+        };
+        let share = self.team.is_some() && depth >= parallel::SHARE_DEPTH;
+        if !share {
+            for (i, &mv) in moves.iter().enumerate() {
+                let v = self.search_move(mv, i, None, depth, ply, max_side, best.alpha, beta)?;
+                let v = v.expect("searched when not put off");
+                if self.take(&mut best, v, mv, i + 1 < moves.len(), ply, beta) {
                     break;
                 }
             }
+            return Ok((best.value, best.mv, horizon_before));
         }
-        Ok((best, best_move, horizon_before))
+        let p = ply as usize;
+        let mut deferred = std::mem::take(&mut self.deferred[p]);
+        deferred.clear();
+        let searched =
+            self.shared_children(moves, &mut deferred, &mut best, depth, ply, max_side, beta);
+        self.deferred[p] = deferred;
+        searched.map(|()| (best.value, best.mv, horizon_before))
+    }
+
+    /// `children` in a team: a first pass that puts off the moves other threads are on,
+    /// then the moves put off.
+    #[allow(clippy::too_many_arguments)]
+    fn shared_children(
+        &mut self,
+        moves: &[Move],
+        deferred: &mut Vec<Move>,
+        best: &mut Best,
+        depth: u32,
+        ply: u32,
+        max_side: bool,
+        beta: i64,
+    ) -> Result<(), Halt> {
+        for (i, &mv) in moves.iter().enumerate() {
+            let busy = if i == 0 { None } else { Some(&mut *deferred) };
+            let v = self.search_move(mv, i, busy, depth, ply, max_side, best.alpha, beta)?;
+            let Some(v) = v else { continue };
+            let more = i + 1 < moves.len() || !deferred.is_empty();
+            if self.take(best, v, mv, more, ply, beta) {
+                return Ok(());
+            }
+        }
+        for (i, &mv) in deferred.iter().enumerate() {
+            let v = self.search_move(mv, 1, None, depth, ply, max_side, best.alpha, beta)?;
+            let v = v.expect("searched when not put off");
+            if self.take(best, v, mv, i + 1 < deferred.len(), ply, beta) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays `mv` (the `i`-th move), searches it, and takes it back. With `defer`, a move
+    /// whose position another thread is searching is added there and not searched
+    /// (`None`).
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        mv: Move,
+        i: usize,
+        defer: Option<&mut Vec<Move>>,
+        depth: u32,
+        ply: u32,
+        max_side: bool,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<Option<i64>, Halt> {
+        self.game.play(mv);
+        let mut claim = None;
+        if self.team.is_some() && depth >= parallel::SHARE_DEPTH {
+            let key = self.game.hash();
+            if let (Some(defer), Some(k)) = (defer, key) {
+                if parallel::is_busy(k) {
+                    self.game.undo(mv);
+                    defer.push(mv);
+                    return Ok(None);
+                }
+            }
+            claim = key.map(parallel::Claim::new);
+            self.next_key = key;
+        }
+        let child_max = self.game.max_to_move().unwrap_or(!max_side);
+        let method = self.plan.method;
+        let searched = if method == Method::Pvs && i > 0 && alpha > -INF {
+            self.child(depth, ply, child_max, max_side, alpha, alpha + 1)
+                .and_then(|v| {
+                    // Fail-soft: v is only a lower bound, so the re-search keeps alpha.
+                    if v > alpha && v < beta {
+                        self.child(depth, ply, child_max, max_side, alpha, beta)
+                    } else {
+                        Ok(v)
+                    }
+                })
+        } else if method != Method::Minimax {
+            self.child(depth, ply, child_max, max_side, alpha, beta)
+        } else {
+            self.child(depth, ply, child_max, max_side, -INF, INF)
+        };
+        drop(claim);
+        self.next_key = None;
+        self.game.undo(mv);
+        searched.map(Some)
+    }
+
+    /// Takes a move's value into the node's best; true when the rest can be cut off
+    /// (`more`: moves remain, for the statistics).
+    fn take(&mut self, best: &mut Best, v: i64, mv: Move, more: bool, ply: u32, beta: i64) -> bool {
+        if v > best.value {
+            best.value = v;
+            best.mv = mv;
+            if self.full_pv || ply == 0 {
+                let p = ply as usize;
+                let (here, below) = self.pv.split_at_mut(p + 1);
+                here[p].clear();
+                here[p].push(mv);
+                if self.full_pv {
+                    here[p].extend_from_slice(&below[0]);
+                }
+            }
+        }
+        if self.plan.method == Method::Minimax {
+            return false;
+        }
+        best.alpha = best.alpha.max(v);
+        if best.alpha >= beta {
+            if more {
+                self.stats.cutoffs += 1;
+            }
+            return true;
+        }
+        false
     }
 
     /// A child's value from the parent's point of view, within the parent's window.

@@ -35,6 +35,8 @@
 //! ```
 
 mod engine;
+mod parallel;
+mod pool;
 mod table;
 mod value;
 
@@ -42,6 +44,7 @@ use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
 pub use engine::search;
+pub use parallel::{Fork, search_parallel};
 pub use table::Table;
 
 /// A move: any integer the game chooses.
@@ -147,6 +150,9 @@ pub struct Options<'a> {
     /// that score for the fastest win (or slowest loss). Games whose scores already
     /// encode the distance to the end (Connect Four's) can turn this off.
     pub refine_distance: bool,
+    /// Threads for [`search_parallel`] (0: one per available core; default 1). [`search`]
+    /// always runs on one.
+    pub threads: usize,
 }
 
 impl Default for Options<'_> {
@@ -163,6 +169,7 @@ impl Default for Options<'_> {
             progress: None,
             max_at_root: true,
             refine_distance: true,
+            threads: 1,
         }
     }
 }
@@ -196,5 +203,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// The principal variation, `best_move` first.
     pub pv: Vec<Move>,
+    /// Summed over the threads.
     pub stats: SearchStats,
+    /// How many threads searched.
+    pub threads: usize,
 }

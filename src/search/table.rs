@@ -1,5 +1,13 @@
 //! The transposition table: positions by their 64-bit hash, each with a value and whether
 //! it is exact, a lower or an upper bound, the depth it was searched to, and a best move.
+//! Several search threads share one table without locks: an entry's key word is stored
+//! XORed with a hash of its other words (lockless hashing, after Hyatt and Mann 2002),
+//! so that an entry torn by two threads writing at once fails the key check and is never
+//! used. The hash is not the plain XOR of the words: that is linear, and two entries
+//! whose best move and depth XOR alike would pass it when mixed.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// How a stored value relates to the position's true value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,19 +44,20 @@ pub(crate) const NO_MOVE: i64 = i64::MIN;
 /// zero when empty, so that a large table costs nothing until used (the allocator hands
 /// out zeroed pages lazily). A table can serve many searches one after another: each
 /// search sees only its own entries, so reusing one saves allocating and touching fresh
-/// memory for every search.
+/// memory for every search. One search at a time, which may run on many threads.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    /// Shared with the helper threads of a parallel search.
+    buckets: Arc<Vec<Bucket>>,
     /// 64 minus log2 of the bucket count: the index is the top bits of the mixed hash.
     shift: u32,
     /// The current search's number; entries of other searches are ignored.
     generation: u64,
 }
 
-/// Two entries in one cache line: `[deepest, newest]`.
-#[derive(Clone, Copy)]
+/// Two entries in one cache line: `[deepest, newest]`. Each entry's words are
+/// `[key ^ check(value, best, meta), value, best, meta]`.
 #[repr(C, align(64))]
-struct Bucket([[u64; 4]; 2]);
+struct Bucket([[AtomicU64; 4]; 2]);
 
 const GENERATION_BITS: u32 = 29;
 /// Depths are below the engine's ply limit (2^20), so 31 bits hold them; bit 31 of the
@@ -69,7 +78,7 @@ impl Table {
         }
         let bits = count.ilog2();
         Some(Table {
-            buckets: zeroed_buckets(1usize << bits)?,
+            buckets: Arc::new(zeroed_buckets(1usize << bits)?),
             shift: 64 - bits,
             generation: 1,
         })
@@ -78,7 +87,11 @@ impl Table {
     /// Writes every bucket once, so that the memory is mapped now rather than page by
     /// page during the searches (a table meant for many searches wants this).
     pub fn prefault(&mut self) {
-        self.buckets.fill(Bucket([[0; 4]; 2]));
+        for bucket in self.buckets.iter() {
+            for word in bucket.0.iter().flatten() {
+                word.store(0, Relaxed);
+            }
+        }
     }
 
     /// Starts a new search: the entries of earlier ones no longer count.
@@ -90,17 +103,28 @@ impl Table {
         }
     }
 
+    /// Another handle on the same entries and search, for a helper thread.
+    pub(crate) fn share(&self) -> Table {
+        Table {
+            buckets: Arc::clone(&self.buckets),
+            shift: self.shift,
+            generation: self.generation,
+        }
+    }
+
     /// The bucket of a hash. Games' hashes are often poorly mixed (a bitboard's low bits
     /// cover one corner), so the index is taken from a Fibonacci multiple's top bits.
-    fn bucket(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    fn bucket(&self, key: u64) -> &[[AtomicU64; 4]; 2] {
+        let i = key
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .checked_shr(self.shift)
-            .unwrap_or(0)) as usize
+            .unwrap_or(0);
+        &self.buckets[i as usize].0
     }
 
     /// Asks the processor to bring a key's bucket into the cache, without waiting for it.
     pub(crate) fn prefetch(&self, key: u64) {
-        let bucket: *const Bucket = &self.buckets[self.bucket(key)];
+        let bucket: *const [[AtomicU64; 4]; 2] = self.bucket(key);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is only a hint: it never faults and changes no state that
         // the program can observe, and `bucket` points into the table anyway.
@@ -113,20 +137,18 @@ impl Table {
 
     /// The entry of this search for `key` with `max_side` to move, if there is one.
     pub(crate) fn probe(&self, key: u64, max_side: bool) -> Option<Entry> {
-        let bucket = &self.buckets[self.bucket(key)].0;
-        bucket
+        self.bucket(key)
             .iter()
-            .find_map(|slot| self.decode(key, max_side, slot))
+            .find_map(|slot| self.decode(key, max_side, load(slot)))
     }
 
-    /// The entry in `slot` if it is this search's and holds `key` with `max_side` to move.
-    fn decode(
-        &self,
-        key: u64,
-        max_side: bool,
-        &[k, value, best, meta]: &[u64; 4],
-    ) -> Option<Entry> {
-        if k != key || generation_of(meta) != self.generation || (meta >> 31 & 1 == 1) != max_side {
+    /// The entry in `words` if it is whole, this search's, and holds `key` with
+    /// `max_side` to move.
+    fn decode(&self, key: u64, max_side: bool, [k, value, best, meta]: [u64; 4]) -> Option<Entry> {
+        if k ^ check(value, best, meta) != key
+            || generation_of(meta) != self.generation
+            || (meta >> 31 & 1 == 1) != max_side
+        {
             return None;
         }
         let bound = match (meta >> 32) & 3 {
@@ -146,38 +168,59 @@ impl Table {
         })
     }
 
-    pub(crate) fn store(&mut self, e: Entry) {
+    /// Stores an entry. Another thread may store into the same bucket at the same time:
+    /// the worst outcome is a lost entry or a torn one, which `probe` rejects.
+    pub(crate) fn store(&self, e: Entry) {
         let bound: u64 = match e.bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let slot = [
-            e.key,
-            e.value as u64,
-            e.best as u64,
-            self.generation << 35
-                | (e.proven as u64) << 34
-                | bound << 32
-                | (e.max_side as u64) << 31
-                | (e.depth & DEPTH_MASK) as u64,
-        ];
-        let generation = self.generation;
-        let i = self.bucket(e.key);
-        let [deepest, newest] = &mut self.buckets[i].0;
+        let meta = self.generation << 35
+            | (e.proven as u64) << 34
+            | bound << 32
+            | (e.max_side as u64) << 31
+            | (e.depth & DEPTH_MASK) as u64;
+        let (value, best) = (e.value as u64, e.best as u64);
+        let slot = [e.key ^ check(value, best, meta), value, best, meta];
+        let [deepest, newest] = self.bucket(e.key);
+        let [dk, dv, db, dm] = load(deepest);
+        let deepest_key = dk ^ check(dv, db, dm);
         // The deepest entry is replaced by the same position, by a search at least as
         // deep, or once it is stale; everything else goes to the newest entry.
-        if deepest[0] == e.key
-            || generation_of(deepest[3]) != generation
-            || e.depth >= depth_of(deepest[3])
-        {
-            if newest[0] == e.key {
-                *newest = [0; 4]; // one entry per position
+        if deepest_key == e.key || generation_of(dm) != self.generation || e.depth >= depth_of(dm) {
+            let [nk, nv, nb, nm] = load(newest);
+            if nk ^ check(nv, nb, nm) == e.key {
+                write(newest, [0; 4]); // one entry per position
             }
-            *deepest = slot;
+            write(deepest, slot);
         } else {
-            *newest = slot;
+            write(newest, slot);
         }
+    }
+}
+
+/// The key word's check of an entry's other words: a torn entry passes it only if two
+/// different word sets hash alike, as likely as two positions sharing a 64-bit hash.
+fn check(value: u64, best: u64, meta: u64) -> u64 {
+    mix(value ^ mix(best ^ mix(meta)))
+}
+
+/// A 64-bit finaliser (Stafford's variant 13, as in splitmix64): every input bit moves
+/// every output bit.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+fn load(slot: &[AtomicU64; 4]) -> [u64; 4] {
+    slot.each_ref().map(|w| w.load(Relaxed))
+}
+
+fn write(slot: &[AtomicU64; 4], words: [u64; 4]) {
+    for (w, v) in slot.iter().zip(words) {
+        w.store(v, Relaxed);
     }
 }
 
@@ -206,7 +249,7 @@ fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
     }
     // SAFETY: `ptr` was just allocated by the global allocator with the layout of `count`
     // buckets (their alignment and `count * 64` bytes), as `from_raw_parts` requires; all
-    // `count` values are initialised, since all-zero bytes are a valid `Bucket` (plain
+    // `count` values are initialised, since all-zero bytes are a valid `Bucket` (atomic
     // integers); and nothing else owns the allocation.
     Some(unsafe { Vec::from_raw_parts(ptr, count, count) })
 }
@@ -218,13 +261,23 @@ mod tests {
     fn entry(key: u64, depth: u32) -> Entry {
         Entry {
             key,
-            value: -(key as i64) * 1000,
+            value: (key as i64).wrapping_mul(-1000),
             best: key as i64 + 1,
             depth,
             bound: Bound::Lower,
             proven: depth % 2 == 0,
             max_side: true,
         }
+    }
+
+    fn keys_in_bucket(t: &Table, key: u64) -> usize {
+        t.bucket(0)
+            .iter()
+            .filter(|s| {
+                let [k, v, b, m] = load(s);
+                k ^ check(v, b, m) == key
+            })
+            .count()
     }
 
     #[test]
@@ -247,12 +300,89 @@ mod tests {
         assert_eq!((found(&t, 1), found(&t, 4).map(|e| e.0)), (None, Some(12)));
         t.store(entry(3, 20)); // the same position moves up, and is there once
         assert_eq!(found(&t, 3).map(|e| e.0), Some(20));
-        assert_eq!(t.buckets[0].0.iter().filter(|s| s[0] == 3).count(), 1);
+        assert_eq!(keys_in_bucket(&t, 3), 1);
         t.new_search();
         assert_eq!((found(&t, 3), found(&t, 4)), (None, None));
         // An entry is for the side it was stored for only.
         t.store(entry(5, 1));
         assert!(t.probe(5, true).is_some() && t.probe(5, false).is_none());
         assert!(Table::new(63).is_none());
+    }
+
+    /// Every mix of two entries' words, as two threads writing one slot at once could
+    /// leave it, is rejected, while each whole entry is found. The second pair's best
+    /// moves and depths XOR alike (1 ^ 2 == 2 ^ 1), which a plain XOR check would miss.
+    #[test]
+    fn a_torn_entry_is_never_used() {
+        let t = Table::new(64).unwrap();
+        let aliasing = |key, best, depth| Entry {
+            best,
+            depth,
+            ..entry(key, 0)
+        };
+        let pairs = [
+            (
+                entry(0x1234_5678_9abc_def0, 7),
+                entry(0x0fed_cba9_8765_4321, 9),
+            ),
+            (aliasing(11, 1, 2), aliasing(12, 2, 1)),
+        ];
+        for (a, b) in pairs {
+            let words = |e: Entry| {
+                t.bucket(0).iter().for_each(|slot| write(slot, [0; 4]));
+                t.store(e); // into the emptied deepest slot
+                load(&t.bucket(0)[0])
+            };
+            let (wa, wb) = (words(a), words(b));
+            for mask in 0..16u32 {
+                let mixed: [u64; 4] =
+                    std::array::from_fn(|i| if mask >> i & 1 == 1 { wb[i] } else { wa[i] });
+                write(&t.bucket(0)[0], mixed);
+                write(&t.bucket(0)[1], [0; 4]);
+                for e in [a, b] {
+                    let hit = t.probe(e.key, true).map(|h| (h.key, h.best, h.depth));
+                    let whole = |w: Entry| (w.key == e.key).then_some((w.key, w.best, w.depth));
+                    match mask {
+                        0 => assert_eq!(hit, whole(a)),
+                        15 => assert_eq!(hit, whole(b)),
+                        _ => assert_eq!(hit, None, "mask {mask}: a torn entry was used"),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Threads storing and probing the same few buckets at once: every entry found is one
+    /// that some thread stored whole (its fields agree with its key).
+    #[test]
+    fn concurrent_stores_never_yield_a_mixed_entry() {
+        let t = Table::new(256).unwrap(); // four buckets, much contention
+        let consistent = |e: &Entry| {
+            e.value == (e.key as i64).wrapping_mul(-1000)
+                && e.best == e.key as i64 + 1
+                && e.depth == (e.key % 50) as u32
+        };
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for thread in 0..8u64 {
+                let (t, hits) = (&t, &hits);
+                s.spawn(move || {
+                    let mut x = thread + 1;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = (x >> 8) % 64 + 1;
+                        if x & 1 == 0 {
+                            t.store(entry(key, (key % 50) as u32));
+                        } else if let Some(e) = t.probe(key, true) {
+                            assert!(consistent(&e), "mixed entry {e:?}");
+                            hits.fetch_add(1, Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Relaxed) > 0);
     }
 }
