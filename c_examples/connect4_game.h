@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "minimax.h"
@@ -223,10 +224,31 @@ static const char *c4_setup(position *p, const char *line) {
     return NULL;
 }
 
+/* A copy of the position for another search thread, and its release. */
+static void *c4_copy(void *ctx) {
+    position *copy = malloc(sizeof *copy);
+    if (copy)
+        *copy = *(const position *)ctx;
+    return copy;
+}
+
+static void c4_free(void *copy) { free(copy); }
+
 /* The game over `p`, and the options that solve it exactly. */
 static mm_game c4_game(position *p) {
+    mm_game g;
+    mm_game_init(&g);
+    g.context = p;
+    g.moves = c4_moves;
+    g.play = c4_play;
+    g.undo = c4_undo;
+    g.outcome = c4_outcome;
+    g.evaluate = c4_evaluate;
+    g.hash = c4_hash;
     /* Turns alternate, so no turn callback: c4_solver_options says who is to move. */
-    mm_game g = {p, c4_moves, c4_play, c4_undo, c4_outcome, c4_evaluate, c4_hash, NULL, c4_bounds};
+    g.bounds = c4_bounds;
+    g.copy_context = c4_copy; /* lets a search run on several threads */
+    g.free_context = c4_free;
     return g;
 }
 

@@ -73,8 +73,27 @@ static bool ttt_max_to_move(void *ctx) {
     return ((const board *)ctx)->count % 2 == 0;
 }
 
+static void *ttt_copy(void *ctx) {
+    board *copy = malloc(sizeof *copy);
+    if (copy)
+        *copy = *(const board *)ctx;
+    return copy;
+}
+static void ttt_free(void *copy) { free(copy); }
+
 static mm_game game_of(board *b) {
-    mm_game g = {b, ttt_moves, ttt_play, ttt_undo, ttt_outcome, ttt_evaluate, ttt_hash, ttt_max_to_move, NULL};
+    mm_game g;
+    mm_game_init(&g);
+    g.context = b;
+    g.moves = ttt_moves;
+    g.play = ttt_play;
+    g.undo = ttt_undo;
+    g.outcome = ttt_outcome;
+    g.evaluate = ttt_evaluate;
+    g.hash = ttt_hash;
+    g.max_to_move = ttt_max_to_move;
+    g.copy_context = ttt_copy;
+    g.free_context = ttt_free;
     return g;
 }
 

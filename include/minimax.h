@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 #define MM_VERSION_MAJOR 0
-#define MM_VERSION_MINOR 1
+#define MM_VERSION_MINOR 2
 #define MM_VERSION_PATCH 0
-#define MM_VERSION_STRING "0.1.0"
+#define MM_VERSION_STRING "0.2.0"
 
 /**
  * `max_depth` for "until the value is proven".
@@ -175,6 +175,12 @@ typedef enum mm_status {
    * Memory for a transposition table or a move buffer could not be allocated.
    */
   MM_ERR_OUT_OF_MEMORY = 32,
+  /**
+   * A struct's `struct_size` was not a size this library knows: 0, below the oldest
+   * version's, between two versions' sizes, or larger than this version's with
+   * non-zero bytes in the part it does not know (fields it would have to ignore).
+   */
+  MM_ERR_BAD_STRUCT_SIZE = 33,
 } mm_status;
 
 /**
@@ -188,6 +194,81 @@ typedef struct mm_table mm_table;
  * root); parsed trees are numbered in preorder.
  */
 typedef struct mm_tree mm_tree;
+
+/**
+ * A game, as callbacks that all receive `context` first. Fill it with `mm_game_init`,
+ * then set the callbacks. `moves`, `play`, `undo`, `outcome` and `evaluate` are required;
+ * the others may be NULL. Scores are from MAX's point of view and must lie strictly
+ * between `INT_MIN` and `INT_MAX`.
+ *
+ * Threads: with `threads` of 1 (the default) every callback is called on the thread
+ * that called `mm_search`, with `context`. A parallel search also calls `copy_context`
+ * and `free_context` on that thread, and the other callbacks of each copy on one pool
+ * thread (a copy is used by one thread at a time; the original stays on the calling
+ * thread). Callbacks of different copies run at the same time: they must not share
+ * mutable data without synchronising it.
+ *
+ * A callback must return normally: `longjmp` out of it, or a C++ exception through it,
+ * skips the library's frames, which is undefined behaviour.
+ */
+typedef struct mm_game {
+  /**
+   * `sizeof(mm_game)`, set by `mm_game_init`: lets later versions add callbacks.
+   * The size before `copy_context` existed (its offset) is accepted too.
+   */
+  size_t struct_size;
+  /**
+   * The caller's data, passed to every callback.
+   */
+  void *context;
+  /**
+   * Writes the legal moves, best first, into `moves` (room for `capacity`) and returns
+   * how many there are.
+   */
+  int (*moves)(void *context, int64_t *moves, size_t capacity);
+  /**
+   * Plays a move just listed.
+   */
+  void (*play)(void *context, int64_t mv);
+  /**
+   * Takes back the last move played.
+   */
+  void (*undo)(void *context, int64_t mv);
+  /**
+   * Returns true and writes the final score if the game is over. A position without
+   * moves must be over: the engine does not assume a loss.
+   */
+  bool (*outcome)(void *context, int32_t *score);
+  /**
+   * A heuristic score for a position at the depth limit.
+   */
+  int32_t (*evaluate)(void *context);
+  /**
+   * Optional: a 64-bit hash of the position; enables the transposition table.
+   */
+  uint64_t (*hash)(void *context);
+  /**
+   * Optional: whether MAX is to move, for games where turns do not strictly alternate.
+   */
+  bool (*max_to_move)(void *context);
+  /**
+   * Optional: returns true and writes the range of final scores reachable with best
+   * play, if known; it narrows the search. `*lo == *hi` settles the position.
+   */
+  bool (*bounds)(void *context, int32_t *lo, int32_t *hi);
+  /**
+   * Optional, needed for `threads` other than 1: returns a new context holding a copy of
+   * the position in `context` (called at the start of a search, in its root position),
+   * or NULL if it cannot (that thread then does not run). Without it a search runs
+   * on one thread, and says so in `threads_used`.
+   */
+  void *(*copy_context)(void *context);
+  /**
+   * Frees a context made by `copy_context`, when the search ends. Required with
+   * `copy_context`.
+   */
+  void (*free_context)(void *copy);
+} mm_game;
 
 /**
  * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
@@ -280,55 +361,16 @@ typedef struct mm_search_options {
    * time per table).
    */
   struct mm_table *table;
+  /**
+   * Threads to search with (default 1: deterministic). 0 is one per available core.
+   * More than one needs the game's `copy_context`; without it, or for
+   * `MM_SEARCH_MINIMAX`, or without a table (`hash` NULL or `table_bytes` 0), the
+   * search runs on one thread. An exact solve gives the same value on any number of
+   * threads and an optimal move (maybe another of the optimal moves); a completed
+   * depth-limited iteration gives the same value as one thread at that depth.
+   */
+  uint32_t threads;
 } mm_search_options;
-
-/**
- * A game, as callbacks that all receive `context` first. `moves`, `play`, `undo`,
- * `outcome` and `evaluate` are required; `hash`, `max_to_move` and `bounds` may be NULL.
- * Scores are from MAX's point of view and must lie strictly between `INT_MIN` and
- * `INT_MAX`.
- */
-typedef struct mm_game {
-  /**
-   * The caller's data, passed to every callback.
-   */
-  void *context;
-  /**
-   * Writes the legal moves, best first, into `moves` (room for `capacity`) and returns
-   * how many there are.
-   */
-  int (*moves)(void *context, int64_t *moves, size_t capacity);
-  /**
-   * Plays a move just listed.
-   */
-  void (*play)(void *context, int64_t mv);
-  /**
-   * Takes back the last move played.
-   */
-  void (*undo)(void *context, int64_t mv);
-  /**
-   * Returns true and writes the final score if the game is over. A position without
-   * moves must be over: the engine does not assume a loss.
-   */
-  bool (*outcome)(void *context, int32_t *score);
-  /**
-   * A heuristic score for a position at the depth limit.
-   */
-  int32_t (*evaluate)(void *context);
-  /**
-   * Optional: a 64-bit hash of the position; enables the transposition table.
-   */
-  uint64_t (*hash)(void *context);
-  /**
-   * Optional: whether MAX is to move, for games where turns do not strictly alternate.
-   */
-  bool (*max_to_move)(void *context);
-  /**
-   * Optional: returns true and writes the range of final scores reachable with best
-   * play, if known; it narrows the search. `*lo == *hi` settles the position.
-   */
-  bool (*bounds)(void *context, int32_t *lo, int32_t *hi);
-} mm_game;
 
 /**
  * What a search did.
@@ -382,7 +424,14 @@ typedef struct mm_search_result {
    * written to the caller's buffer.
    */
   size_t pv_len;
+  /**
+   * Summed over the threads.
+   */
   struct mm_search_stats stats;
+  /**
+   * How many threads searched.
+   */
+  uint32_t threads_used;
 } mm_search_result;
 
 /**
@@ -552,9 +601,20 @@ extern "C" {
 enum mm_status mm_last_error(void);
 
 /**
+ * Fills `*game` with its size and NULL callbacks; set the callbacks after.
+ *
+ * # Safety
+ * `game` must be writable.
+ */
+enum mm_status mm_game_init(struct mm_game *game);
+
+/**
  * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
  * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_BAD_OPTIONS` if `bytes` is
  * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
+ *
+ * A table serves one `mm_search` at a time (which may run on many threads): two
+ * searches at once must each have their own. Each search sees only its own entries.
  *
  * # Safety
  * `out` must be writable.
@@ -799,7 +859,7 @@ enum mm_status mm_tree_dot(const struct mm_tree *tree,
                            size_t *needed);
 
 /**
- * The library's version, such as "0.1.0": a static string that must not be freed. It
+ * The library's version, such as "0.2.0": a static string that must not be freed. It
  * equals `MM_VERSION_STRING` when the header and the library match.
  */
 const char *mm_version(void);

@@ -68,8 +68,10 @@ fn rust_layouts() -> Vec<Layout> {
             refine_distance,
             max_moves,
             table,
+            threads,
         }),
         layout!(mm_game {
+            struct_size,
             context,
             moves,
             play,
@@ -78,7 +80,9 @@ fn rust_layouts() -> Vec<Layout> {
             evaluate,
             hash,
             max_to_move,
-            bounds
+            bounds,
+            copy_context,
+            free_context,
         }),
         layout!(mm_search_stats {
             nodes,
@@ -98,6 +102,7 @@ fn rust_layouts() -> Vec<Layout> {
             depth,
             pv_len,
             stats,
+            threads_used,
         }),
         layout!(mm_stats {
             nodes,
@@ -246,8 +251,8 @@ fn the_header_lays_out_every_struct_as_rust_does() {
     );
     // The check must be able to fail: a wrong offset does not compile.
     let wrong = c.replacen(
-        "offsetof(mm_game, moves) == 8",
-        "offsetof(mm_game, moves) == 9",
+        "offsetof(mm_game, moves) == 16",
+        "offsetof(mm_game, moves) == 17",
         1,
     );
     assert_ne!(wrong, c, "the generated file has the expected assertion");

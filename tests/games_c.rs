@@ -71,6 +71,7 @@ fn run_rogue(rogue: &mut Rogue, depth: u32) -> Result<mm_search_result, mm_statu
         hash: None,
         max_to_move: None,
         bounds: Some(rogue_bounds),
+        ..Default::default()
     };
     let mut o = MaybeUninit::uninit();
     // SAFETY: writable locals; the game's callbacks take its context.
@@ -219,6 +220,7 @@ fn options_and_arguments_are_checked() {
         hash: None,
         max_to_move: None,
         bounds: None,
+        ..Default::default()
     };
     // SAFETY: the missing callback is rejected before any call.
     let s = unsafe {
@@ -240,7 +242,7 @@ fn options_and_arguments_are_checked() {
     // SAFETY: valid game and options.
     assert_eq!(
         unsafe { mm_search(&game, &o, out.as_mut_ptr(), std::ptr::null_mut(), 0) },
-        MM_ERR_BAD_OPTIONS
+        MM_ERR_BAD_STRUCT_SIZE
     );
     o.struct_size = size_of::<mm_search_options>();
     o.method = 9;

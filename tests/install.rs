@@ -77,7 +77,7 @@ fn install_then_build_with_pkg_config_dynamic_and_static_then_uninstall() {
             "lib/libminimax.a",
             "lib/libminimax.so",
             "lib/libminimax.so.0",
-            "lib/libminimax.so.0.1.0",
+            "lib/libminimax.so.0.2.0",
             "lib/pkgconfig/minimax.pc",
         ]
     );

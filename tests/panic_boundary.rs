@@ -61,6 +61,7 @@ fn calls() -> Vec<(&'static str, i32)> {
             hash: None,
             max_to_move: None,
             bounds: None,
+            ..Default::default()
         };
         let mut out: mm_search_result = std::mem::zeroed();
         out.value = 77;

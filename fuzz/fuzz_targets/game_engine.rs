@@ -133,6 +133,7 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
         hash: (flags & 1 == 1).then_some(hash as _),
         max_to_move: (flags & 2 == 2).then_some(max_to_move as _),
         bounds: (flags & 4 == 4).then_some(bounds as _),
+            ..Default::default()
     };
     // SAFETY: all-zero options are then filled by the init function.
     let mut o: mm_search_options = unsafe { std::mem::zeroed() };

@@ -59,3 +59,44 @@ pub(crate) unsafe fn write_text(
     }
     Ok(())
 }
+
+/// Reads a caller's struct that begins with its `struct_size`, as one of the versions
+/// this library knows: `sizes` lists the older versions' sizes, each a prefix of `T`.
+/// Fields past the caller's size keep their values from `defaults`; a size above ours is
+/// accepted only if the bytes past our fields are all zero (a newer caller that set
+/// nothing this version would ignore). Anything else is `MM_ERR_BAD_STRUCT_SIZE`.
+///
+/// # Safety
+/// `ptr` must be non-NULL, aligned, and point to `struct_size` readable bytes that begin
+/// with a `size_t`; each known prefix must hold valid values of its fields.
+pub(crate) unsafe fn read_sized<T: Copy>(
+    ptr: *const T,
+    mut defaults: T,
+    sizes: &[usize],
+) -> Result<T, mm_status> {
+    // SAFETY: the struct begins with its size (caller's guarantee).
+    let size = unsafe { ptr.cast::<usize>().read() };
+    let ours = size_of::<T>();
+    let known = if size == ours || sizes.contains(&size) {
+        size
+    } else if size > ours {
+        // SAFETY: the caller's struct has `size > ours` readable bytes.
+        let extra = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>().add(ours), size - ours) };
+        if extra.iter().any(|&b| b != 0) {
+            return Err(MM_ERR_BAD_STRUCT_SIZE);
+        }
+        ours
+    } else {
+        return Err(MM_ERR_BAD_STRUCT_SIZE);
+    };
+    // SAFETY: `known <= ours` bytes are readable at `ptr` and writable in `defaults`, and
+    // they are a whole prefix of fields (a known version's size), valid as the caller's.
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            ptr.cast::<u8>(),
+            (&mut defaults as *mut T).cast::<u8>(),
+            known,
+        )
+    };
+    Ok(defaults)
+}

@@ -1,22 +1,36 @@
-//! The game engine from C: a game is a struct of callbacks, options come from an init
-//! function and carry their own size, and misbehaving callbacks get their own status.
+//! The game engine from C: a game is a struct of callbacks and options come from init
+//! functions; both carry their own size so that later versions can add fields, and
+//! misbehaving callbacks get their own status.
 
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
-use super::args::non_null;
+use super::args::{non_null, read_sized};
 use super::boundary::status_call;
 use super::status::mm_status::{self, *};
-use crate::search::{self, Game, GameError, Method, Move, Options, Progress, Table};
+use crate::search::{self, Fork, Game, GameError, Method, Move, Options, Progress, Table};
 
-/// A game, as callbacks that all receive `context` first. `moves`, `play`, `undo`,
-/// `outcome` and `evaluate` are required; `hash`, `max_to_move` and `bounds` may be NULL.
-/// Scores are from MAX's point of view and must lie strictly between `INT_MIN` and
-/// `INT_MAX`.
+/// A game, as callbacks that all receive `context` first. Fill it with `mm_game_init`,
+/// then set the callbacks. `moves`, `play`, `undo`, `outcome` and `evaluate` are required;
+/// the others may be NULL. Scores are from MAX's point of view and must lie strictly
+/// between `INT_MIN` and `INT_MAX`.
+///
+/// Threads: with `threads` of 1 (the default) every callback is called on the thread
+/// that called `mm_search`, with `context`. A parallel search also calls `copy_context`
+/// and `free_context` on that thread, and the other callbacks of each copy on one pool
+/// thread (a copy is used by one thread at a time; the original stays on the calling
+/// thread). Callbacks of different copies run at the same time: they must not share
+/// mutable data without synchronising it.
+///
+/// A callback must return normally: `longjmp` out of it, or a C++ exception through it,
+/// skips the library's frames, which is undefined behaviour.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mm_game {
+    /// `sizeof(mm_game)`, set by `mm_game_init`: lets later versions add callbacks.
+    /// The size before `copy_context` existed (its offset) is accepted too.
+    pub struct_size: usize,
     /// The caller's data, passed to every callback.
     pub context: *mut c_void,
     /// Writes the legal moves, best first, into `moves` (room for `capacity`) and returns
@@ -41,6 +55,53 @@ pub struct mm_game {
     /// play, if known; it narrows the search. `*lo == *hi` settles the position.
     pub bounds:
         Option<unsafe extern "C" fn(context: *mut c_void, lo: *mut i32, hi: *mut i32) -> bool>,
+    /// Optional, needed for `threads` other than 1: returns a new context holding a copy of
+    /// the position in `context` (called at the start of a search, in its root position),
+    /// or NULL if it cannot (that thread then does not run). Without it a search runs
+    /// on one thread, and says so in `threads_used`.
+    pub copy_context: Option<unsafe extern "C" fn(context: *mut c_void) -> *mut c_void>,
+    /// Frees a context made by `copy_context`, when the search ends. Required with
+    /// `copy_context`.
+    pub free_context: Option<unsafe extern "C" fn(copy: *mut c_void)>,
+}
+
+impl Default for mm_game {
+    /// What `mm_game_init` writes: the size, and NULL everywhere else.
+    fn default() -> Self {
+        mm_game {
+            struct_size: size_of::<mm_game>(),
+            context: std::ptr::null_mut(),
+            moves: None,
+            play: None,
+            undo: None,
+            outcome: None,
+            evaluate: None,
+            hash: None,
+            max_to_move: None,
+            bounds: None,
+            copy_context: None,
+            free_context: None,
+        }
+    }
+}
+
+/// The size of `mm_game` before the copy callbacks (version 0.2.0's first layout).
+const GAME_SIZE_WITHOUT_COPY: usize = std::mem::offset_of!(mm_game, copy_context);
+/// The size of `mm_search_options` before `threads`.
+const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_options, threads);
+
+/// Fills `*game` with its size and NULL callbacks; set the callbacks after.
+///
+/// # Safety
+/// `game` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_game_init(game: *mut mm_game) -> mm_status {
+    status_call(|| {
+        let game = non_null(game)?;
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { game.write(mm_game::default()) };
+        Ok(())
+    })
 }
 
 /// A search method for `mm_search`: one of the `MM_SEARCH_*` values.
@@ -109,6 +170,13 @@ pub struct mm_search_options {
     /// `table_bytes` for this search: reuse one across many searches (one search at a
     /// time per table).
     pub table: *mut mm_table,
+    /// Threads to search with (default 1: deterministic). 0 is one per available core.
+    /// More than one needs the game's `copy_context`; without it, or for
+    /// `MM_SEARCH_MINIMAX`, or without a table (`hash` NULL or `table_bytes` 0), the
+    /// search runs on one thread. An exact solve gives the same value on any number of
+    /// threads and an optimal move (maybe another of the optimal moves); a completed
+    /// depth-limited iteration gives the same value as one thread at that depth.
+    pub threads: u32,
 }
 
 /// A transposition table that many searches can reuse (opaque).
@@ -119,6 +187,9 @@ pub struct mm_table {
 /// Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
 /// Entries take 32 bytes, in buckets of two. Returns `MM_ERR_BAD_OPTIONS` if `bytes` is
 /// under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
+///
+/// A table serves one `mm_search` at a time (which may run on many threads): two
+/// searches at once must each have their own. Each search sees only its own entries.
 ///
 /// # Safety
 /// `out` must be writable.
@@ -186,7 +257,10 @@ pub struct mm_search_result {
     /// The principal variation's full length; the first `min(pv_len, pv_cap)` moves are
     /// written to the caller's buffer.
     pub pv_len: usize,
+    /// Summed over the threads.
     pub stats: mm_search_stats,
+    /// How many threads searched.
+    pub threads_used: u32,
 }
 
 /// Fills `*options` with the defaults, `struct_size` included.
@@ -213,6 +287,7 @@ pub unsafe extern "C" fn mm_search_options_init(options: *mut mm_search_options)
             refine_distance: d.refine_distance,
             max_moves: 256,
             table: std::ptr::null_mut(),
+            threads: 1,
         };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { options.write(init) };
@@ -220,9 +295,11 @@ pub unsafe extern "C" fn mm_search_options_init(options: *mut mm_search_options)
     })
 }
 
-/// The callbacks as a [`Game`], checking what they return.
+/// The callbacks as a [`Game`], checking what they return. A copy made for another
+/// thread owns its context and frees it when dropped.
 struct CGame {
     game: mm_game,
+    owned: bool,
     moves: unsafe extern "C" fn(*mut c_void, *mut i64, usize) -> c_int,
     play: unsafe extern "C" fn(*mut c_void, i64),
     undo: unsafe extern "C" fn(*mut c_void, i64),
@@ -284,6 +361,38 @@ impl Game for CGame {
     }
 }
 
+impl Fork for CGame {
+    fn fork(&self) -> Option<Self> {
+        let (copy, _) = (self.game.copy_context?, self.game.free_context?);
+        let buffer = move_buffer(self.buffer.len()).ok()?;
+        // SAFETY: the caller's copy callback with its context, on the calling thread.
+        let context = unsafe { copy(self.game.context) };
+        (!context.is_null()).then(|| CGame {
+            game: mm_game {
+                context,
+                ..self.game
+            },
+            owned: true,
+            buffer,
+            ..*self
+        })
+    }
+}
+
+impl Drop for CGame {
+    fn drop(&mut self) {
+        if let (true, Some(free)) = (self.owned, self.game.free_context) {
+            // SAFETY: a context from `copy_context`, freed once, by the callback that the
+            // caller gave for it; the search that used it has ended.
+            unsafe { free(self.game.context) }
+        }
+    }
+}
+
+// SAFETY: the header's contract: a game's callbacks may be called from a pool thread
+// with a context of its own (a copy), used by one thread at a time.
+unsafe impl Send for CGame {}
+
 /// Searches the game from its current position. `options` may be NULL for the defaults.
 /// On `MM_OK` fills `*out` and writes the principal variation's first
 /// `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0). The
@@ -307,28 +416,30 @@ pub unsafe extern "C" fn mm_search(
     pv_cap: usize,
 ) -> mm_status {
     status_call(|| {
-        // SAFETY: the caller guarantees `game` is NULL or valid.
-        let game = *unsafe { game.as_ref() }.ok_or(MM_ERR_NULL_ARGUMENT)?;
+        if game.is_null() {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        }
+        // SAFETY: non-NULL, and a valid game of its `struct_size` (caller's guarantee).
+        let game = unsafe { read_sized(game, mm_game::default(), &[GAME_SIZE_WITHOUT_COPY]) }?;
         let out = non_null(out)?;
         if pv.is_null() && pv_cap > 0 {
             return Err(MM_ERR_NULL_ARGUMENT);
         }
         let mut defaults = std::mem::MaybeUninit::uninit();
+        // SAFETY: a writable local.
+        unsafe { mm_search_options_init(defaults.as_mut_ptr()) };
+        // SAFETY: just initialised.
+        let defaults = unsafe { defaults.assume_init() };
         let c_opts = if options.is_null() {
-            // SAFETY: a writable local.
-            unsafe { mm_search_options_init(defaults.as_mut_ptr()) };
-            // SAFETY: just initialised.
-            unsafe { defaults.assume_init() }
+            defaults
         } else {
-            // SAFETY: the caller guarantees valid options; struct_size is read first so
-            // that an older, smaller struct is rejected before the rest is read.
-            let size = unsafe { (*options).struct_size };
-            if size < size_of::<mm_search_options>() {
-                return Err(MM_ERR_BAD_OPTIONS);
-            }
-            // SAFETY: as above, and the struct is at least our size.
-            unsafe { *options }
+            // SAFETY: non-NULL, and options of their `struct_size` from
+            // `mm_search_options_init` (caller's guarantee).
+            unsafe { read_sized(options, defaults, &[OPTIONS_SIZE_WITHOUT_THREADS]) }?
         };
+        if game.copy_context.is_some() && game.free_context.is_none() {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        }
         if c_opts.max_moves == 0 {
             return Err(MM_ERR_BAD_OPTIONS);
         }
@@ -382,10 +493,11 @@ pub unsafe extern "C" fn mm_search(
             progress: Some(&mut report),
             max_at_root: c_opts.max_at_root,
             refine_distance: c_opts.refine_distance,
-            threads: 1,
+            threads: c_opts.threads as usize,
         };
         let mut cgame = CGame {
             game,
+            owned: false,
             moves,
             play,
             undo,
@@ -393,7 +505,7 @@ pub unsafe extern "C" fn mm_search(
             evaluate,
             buffer: move_buffer(c_opts.max_moves)?,
         };
-        let r = search::search(&mut cgame, &mut opts)?;
+        let r = search::search_parallel(&mut cgame, &mut opts)?;
         let n = r.pv.len().min(pv_cap);
         if n > 0 {
             // SAFETY: `pv` has `pv_cap >= n` writable entries (caller's guarantee).
@@ -417,6 +529,7 @@ pub unsafe extern "C" fn mm_search(
                 table_hits: s.table_hits,
                 elapsed_us: s.elapsed.as_micros() as u64,
             },
+            threads_used: r.threads as u32,
         };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { out.write(result) };

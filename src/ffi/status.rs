@@ -79,12 +79,16 @@ pub enum mm_status {
     MM_ERR_BAD_OPTIONS = 31,
     /// Memory for a transposition table or a move buffer could not be allocated.
     MM_ERR_OUT_OF_MEMORY = 32,
+    /// A struct's `struct_size` was not a size this library knows: 0, below the oldest
+    /// version's, between two versions' sizes, or larger than this version's with
+    /// non-zero bytes in the part it does not know (fields it would have to ignore).
+    MM_ERR_BAD_STRUCT_SIZE = 33,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 33] = [
+const ALL: [mm_status; 34] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -118,6 +122,7 @@ const ALL: [mm_status; 33] = [
     MM_ERR_GAME_TOO_DEEP,
     MM_ERR_BAD_OPTIONS,
     MM_ERR_OUT_OF_MEMORY,
+    MM_ERR_BAD_STRUCT_SIZE,
 ];
 
 impl mm_status {
@@ -169,6 +174,7 @@ impl mm_status {
                 c"the search options are not valid; start from mm_search_options_init"
             }
             MM_ERR_OUT_OF_MEMORY => c"the memory asked for could not be allocated",
+            MM_ERR_BAD_STRUCT_SIZE => c"struct_size is not a size of the struct this library knows",
         }
     }
 }
@@ -274,6 +280,7 @@ mod tests {
             (MM_ERR_GAME_TOO_DEEP, 30),
             (MM_ERR_BAD_OPTIONS, 31),
             (MM_ERR_OUT_OF_MEMORY, 32),
+            (MM_ERR_BAD_STRUCT_SIZE, 33),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -1,19 +1,10 @@
-//! Connect Four (7 x 6) written in Rust against the engine's `Game` trait, with the same
-//! knowledge as the C example's callbacks (`c_examples/connect4_game.h`): a bitboard,
-//! immediate wins, never giving the opponent an immediate win, threat-count move ordering
-//! and score bounds. The search is the engine's exact solve.
-//!
-//!   cargo run --release --example connect4 -- [--threads N] < positions
-//!
-//! Reads lines of column digits 1-7 ("4453"), optionally followed by a space and the
-//! expected score, as in Pascal Pons' test sets; prints "<moves> <score> <nodes>
-//! <microseconds>" with the score from the side to move. A line whose expected score
-//! differs is reported on stderr, and the exit status is then 1.
+//! Connect Four (7 x 6) against the engine's `Game` trait, with the same knowledge as the
+//! C example's callbacks (`c_examples/connect4_game.h`): a bitboard, immediate wins, never
+//! giving the opponent an immediate win, threat-count move ordering and Pascal Pons'
+//! score bounds. Shared by the example and the tests.
+#![allow(dead_code)]
 
-use std::io::BufRead;
-use std::time::Instant;
-
-use minimax::search::{Game, GameError, Method, Move, Options, Table, search_parallel};
+use minimax::search::{Game, GameError, Move};
 
 const W: u32 = 7;
 const H: u32 = 6;
@@ -57,10 +48,10 @@ fn four_in_a_row(stones: u64) -> bool {
 }
 
 #[derive(Clone)]
-struct Position {
+pub struct Position {
     current: u64, // stones of the player to move
     mask: u64,
-    moves: u32,
+    pub moves: u32,
     played: [u64; (W * H) as usize],
     /// `analyse`'s answer for the position of `cached_key`.
     cached_key: u64,
@@ -100,7 +91,8 @@ impl Position {
         }
         self.cached
     }
-    fn setup(line: &str) -> Result<Self, &'static str> {
+    /// Plays a line of column digits 1-7 from the empty board.
+    pub fn setup(line: &str) -> Result<Self, &'static str> {
         let mut p = Position::new();
         for ch in line.bytes() {
             if !(b'1'..=b'7').contains(&ch) {
@@ -120,7 +112,7 @@ impl Position {
         }
         Ok(p)
     }
-    fn over(&self) -> bool {
+    pub fn over(&self) -> bool {
         self.moves > 0 && four_in_a_row(self.current ^ self.mask)
     }
 }
@@ -200,58 +192,4 @@ impl Game for Position {
         };
         Some(if n % 2 == 0 { (lo, hi) } else { (-hi, -lo) })
     }
-}
-
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let mut threads = 1;
-    if let Some(i) = args.iter().position(|a| a == "--threads") {
-        match args.get(i + 1).and_then(|n| n.parse().ok()) {
-            Some(n) => threads = n,
-            None => {
-                eprintln!("usage: connect4 [--threads N] < positions");
-                std::process::exit(2);
-            }
-        }
-    }
-    let mut table = Table::new(64 << 20).expect("memory for the table");
-    table.prefault();
-    let mut failures = 0;
-    for (no, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line.expect("readable input");
-        let mut fields = line.split_whitespace();
-        let Some(digits) = fields.next() else {
-            continue;
-        };
-        let expected: Option<i32> = fields.next().and_then(|s| s.parse().ok());
-        let mut p = match Position::setup(digits) {
-            Ok(p) => p,
-            Err(why) => {
-                eprintln!("line {}: \"{digits}\": {why}", no + 1);
-                failures += 1;
-                continue;
-            }
-        };
-        let mut opts = Options {
-            method: Method::Exact,
-            iterative_deepening: false,
-            table: Some(&mut table),
-            refine_distance: false,
-            threads,
-            ..Options::default()
-        };
-        let t0 = Instant::now();
-        let r = search_parallel(&mut p, &mut opts).expect("the game keeps its contract");
-        let us = t0.elapsed().as_secs_f64() * 1e6;
-        let score = if p.moves % 2 == 0 { r.value } else { -r.value };
-        println!("{digits} {score} {} {us:.0}", r.stats.nodes);
-        if expected.is_some_and(|e| e != score) {
-            eprintln!(
-                "line {}: {digits}: score {score}, expected {expected:?}",
-                no + 1
-            );
-            failures += 1;
-        }
-    }
-    std::process::exit(if failures == 0 { 0 } else { 1 });
 }

@@ -1,0 +1,71 @@
+//! A Connect Four solver in Rust on the engine's exact solve (the game is in `game.rs`,
+//! with the same knowledge as the C example's callbacks).
+//!
+//!   cargo run --release --example connect4 -- [--threads N] < positions
+//!
+//! Reads lines of column digits 1-7 ("4453"), optionally followed by a space and the
+//! expected score, as in Pascal Pons' test sets; prints "<moves> <score> <nodes>
+//! <microseconds>" with the score from the side to move. A line whose expected score
+//! differs is reported on stderr, and the exit status is then 1.
+
+use std::io::BufRead;
+use std::time::Instant;
+
+use minimax::search::{Method, Options, Table, search_parallel};
+
+mod game;
+use game::Position;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mut threads = 1;
+    if let Some(i) = args.iter().position(|a| a == "--threads") {
+        match args.get(i + 1).and_then(|n| n.parse().ok()) {
+            Some(n) => threads = n,
+            None => {
+                eprintln!("usage: connect4 [--threads N] < positions");
+                std::process::exit(2);
+            }
+        }
+    }
+    let mut table = Table::new(64 << 20).expect("memory for the table");
+    table.prefault();
+    let mut failures = 0;
+    for (no, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.expect("readable input");
+        let mut fields = line.split_whitespace();
+        let Some(digits) = fields.next() else {
+            continue;
+        };
+        let expected: Option<i32> = fields.next().and_then(|s| s.parse().ok());
+        let mut p = match Position::setup(digits) {
+            Ok(p) => p,
+            Err(why) => {
+                eprintln!("line {}: \"{digits}\": {why}", no + 1);
+                failures += 1;
+                continue;
+            }
+        };
+        let mut opts = Options {
+            method: Method::Exact,
+            iterative_deepening: false,
+            table: Some(&mut table),
+            refine_distance: false,
+            threads,
+            ..Options::default()
+        };
+        let t0 = Instant::now();
+        let r = search_parallel(&mut p, &mut opts).expect("the game keeps its contract");
+        let us = t0.elapsed().as_secs_f64() * 1e6;
+        let score = if p.moves % 2 == 0 { r.value } else { -r.value };
+        println!("{digits} {score} {} {us:.0}", r.stats.nodes);
+        if expected.is_some_and(|e| e != score) {
+            eprintln!(
+                "line {}: {digits}: score {score}, expected {expected:?}",
+                no + 1
+            );
+            failures += 1;
+        }
+    }
+    std::process::exit(if failures == 0 { 0 } else { 1 });
+}

@@ -1,0 +1,288 @@
+//! Parallel search (`search_parallel`): the same proven values on 1, 2 and 8 threads, a
+//! best move that is optimal by every move's exact score, the depth-limited guarantee,
+//! limits and the stop flag across threads, progress from one thread in order, and the
+//! one-thread answer for a game that cannot be copied.
+
+#[path = "../examples/connect4/game.rs"]
+mod c4;
+mod common;
+#[path = "common/games.rs"]
+mod games;
+
+use c4::Position;
+use common::Rng;
+use games::TicTacToe;
+use minimax::search::{Fork, Game, GameError, Method, Move, Options, search, search_parallel};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+fn solve_opts<'a>(threads: usize) -> Options<'a> {
+    Options {
+        method: Method::Exact,
+        iterative_deepening: false,
+        refine_distance: false,
+        table_bytes: 1 << 22,
+        threads,
+        ..Options::default()
+    }
+}
+
+/// Positions by seeded random play with `lo..=hi` stones where the game is not over.
+fn positions(count: usize, lo: u64, hi: u64, seed: u64) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let n = lo + rng.next_u64() % (hi - lo + 1);
+        let line: String = (0..n)
+            .map(|_| char::from(b'1' + (rng.next_u64() % 7) as u8))
+            .collect();
+        if Position::setup(&line).is_ok() {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// Over 1,000 positions, 2 and 8 threads (8 on this 2-core machine: oversubscribed) give
+/// every proven value that one thread gives.
+#[test]
+fn the_same_proven_values_on_1_2_and_8_threads() {
+    let mut differ = Vec::new();
+    let mut threads_seen = [0; 9];
+    for line in positions(1000, 18, 30, 11) {
+        let mut p = Position::setup(&line).unwrap();
+        let one = search(&mut p, &mut solve_opts(1)).unwrap();
+        assert!(one.proven);
+        for threads in [2, 8] {
+            let r = search_parallel(&mut p, &mut solve_opts(threads)).unwrap();
+            threads_seen[r.threads] += 1;
+            if (r.value, r.proven) != (one.value, true) {
+                differ.push((line.clone(), threads, one.value, r.value));
+            }
+        }
+    }
+    assert_eq!(differ, vec![], "positions whose value differs");
+    assert_eq!((threads_seen[2], threads_seen[8]), (1000, 1000));
+}
+
+/// The exact score of every move by one thread, as a check of the parallel best move.
+fn move_scores(p: &mut Position) -> Vec<(Move, i32)> {
+    let mut moves = Vec::new();
+    p.moves(&mut moves).unwrap();
+    moves
+        .into_iter()
+        .map(|mv| {
+            p.play(mv);
+            let v = match p.outcome() {
+                Some(score) => score,
+                None => search(p, &mut solve_opts(1)).unwrap().value,
+            };
+            p.undo(mv);
+            (mv, v)
+        })
+        .collect()
+}
+
+/// On 100 positions the parallel best move is one whose exact score is the best of all
+/// moves' scores, and that score is the root's value.
+#[test]
+fn the_parallel_best_move_is_optimal() {
+    let mut checked = 0;
+    for line in positions(100, 14, 24, 12) {
+        let mut p = Position::setup(&line).unwrap();
+        let max = p.max_to_move().unwrap();
+        let scores = move_scores(&mut p);
+        let best = if max {
+            scores.iter().map(|s| s.1).max()
+        } else {
+            scores.iter().map(|s| s.1).min()
+        }
+        .unwrap();
+        for threads in [2, 8] {
+            let mut opts = Options {
+                refine_distance: true, // a move of the best score, not only of its sign
+                ..solve_opts(threads)
+            };
+            let r = search_parallel(&mut p, &mut opts).unwrap();
+            let mv = r.best_move.unwrap();
+            let score = scores.iter().find(|s| s.0 == mv).unwrap().1;
+            assert_eq!((r.value, score), (best, best), "{line}: {threads} threads");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 100);
+}
+
+/// Depth-limited: a completed iteration at depth d gives one thread's value at depth d,
+/// and a best move whose own depth d - 1 value is that value.
+#[test]
+fn depth_limited_values_and_moves_match_one_thread() {
+    for (k, line) in positions(40, 4, 16, 13).into_iter().enumerate() {
+        for depth in 1..=6 {
+            for method in [Method::AlphaBeta, Method::Pvs] {
+                let opts = |threads| Options {
+                    method,
+                    max_depth: depth,
+                    iterative_deepening: k % 2 == 0,
+                    table_bytes: 1 << 20,
+                    threads,
+                    ..Options::default()
+                };
+                let mut p = Position::setup(&line).unwrap();
+                let one = search(&mut p, &mut opts(1)).unwrap();
+                let r = search_parallel(&mut p, &mut opts(2)).unwrap();
+                assert_eq!(
+                    (r.value, r.depth),
+                    (one.value, one.depth),
+                    "{line} d{depth}"
+                );
+                let mv = r.best_move.unwrap();
+                p.play(mv);
+                let after = match (p.outcome(), p.bounds()) {
+                    (Some(score), _) => score,
+                    // Depth 0: a position its bounds settle scores that, else its evaluation.
+                    (None, Some((lo, hi))) if depth == 1 && lo == hi => lo,
+                    (None, _) if depth == 1 => p.evaluate(),
+                    (None, _) => {
+                        let mut o = opts(1);
+                        o.max_depth = depth - 1;
+                        search(&mut p, &mut o).unwrap().value
+                    }
+                };
+                assert_eq!(after, r.value, "{line} d{depth}: move {mv}");
+            }
+        }
+    }
+}
+
+/// The stop flag, a time limit and a node limit stop every thread of a long search
+/// (the empty board) promptly.
+#[test]
+fn limits_and_the_stop_flag_stop_every_thread() {
+    let stop = AtomicI32::new(0);
+    let mut p = Position::setup("").unwrap();
+    let (r, late) = std::thread::scope(|s| {
+        let stopper = s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(1, Ordering::Relaxed);
+            Instant::now()
+        });
+        let mut opts = Options {
+            stop: Some(&stop),
+            ..solve_opts(4)
+        };
+        let r = search_parallel(&mut p, &mut opts).unwrap();
+        let returned = Instant::now();
+        (r, returned.duration_since(stopper.join().unwrap()))
+    });
+    println!(
+        "returned {late:?} after the stop flag, {} threads",
+        r.threads
+    );
+    assert!(late < Duration::from_millis(500), "{late:?}");
+    assert!(!r.proven && r.best_move.is_some() && r.threads == 4);
+
+    let t0 = Instant::now();
+    let mut opts = Options {
+        time_limit: Some(Duration::from_millis(50)),
+        ..solve_opts(4)
+    };
+    let r = search_parallel(&mut p, &mut opts).unwrap();
+    assert!(
+        t0.elapsed() < Duration::from_millis(550),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(r.best_move.is_some());
+
+    let mut opts = Options {
+        node_limit: 100_000,
+        ..solve_opts(4)
+    };
+    let r = search_parallel(&mut p, &mut opts).unwrap();
+    // Each thread adds its count to the total every 256 nodes.
+    assert!(r.stats.nodes <= 100_000 + 4 * 512, "{}", r.stats.nodes);
+    assert!(r.stats.nodes > 50_000 && r.best_move.is_some());
+}
+
+/// Progress comes from the caller's thread, one report per completed iteration, in order.
+#[test]
+fn progress_comes_from_one_thread_in_order() {
+    let caller = std::thread::current().id();
+    let mut depths = Vec::new();
+    let mut report = |pr: &minimax::search::Progress| {
+        assert_eq!(std::thread::current().id(), caller);
+        depths.push(pr.depth);
+    };
+    let mut p = Position::setup("4453").unwrap();
+    let mut opts = Options {
+        method: Method::Pvs,
+        max_depth: 9,
+        progress: Some(&mut report),
+        threads: 2,
+        ..Options::default()
+    };
+    let r = search_parallel(&mut p, &mut opts).unwrap();
+    assert_eq!(r.threads, 2);
+    assert!(
+        !depths.is_empty() && depths.windows(2).all(|w| w[0] < w[1]),
+        "{depths:?}"
+    );
+}
+
+/// A game that cannot be copied searches on one thread, and says so.
+struct NoCopy(TicTacToe);
+
+impl Fork for NoCopy {
+    fn fork(&self) -> Option<Self> {
+        None
+    }
+}
+
+impl Game for NoCopy {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.0.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.0.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.0.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.0.evaluate()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.0.hash()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.0.max_to_move()
+    }
+}
+
+#[test]
+fn a_game_without_copies_runs_on_one_thread() {
+    let mut g = NoCopy(TicTacToe::new());
+    let r = search_parallel(&mut g, &mut solve_opts(4)).unwrap();
+    let one = search(&mut g, &mut solve_opts(1)).unwrap();
+    assert_eq!(
+        (r.threads, r.value, r.best_move),
+        (1, one.value, one.best_move)
+    );
+    // Plain minimax shares nothing, and runs on one thread too; 0 asks for every core.
+    let mut t = TicTacToe::new();
+    let mut o = Options {
+        method: Method::Minimax,
+        threads: 2,
+        ..Options::default()
+    };
+    assert_eq!(search_parallel(&mut t, &mut o).unwrap().threads, 1);
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(
+        search_parallel(&mut t, &mut solve_opts(0)).unwrap().threads,
+        cores
+    );
+}
