@@ -6,10 +6,13 @@
  *   tictactoe --o      you play O
  *   tictactoe --solve  the value of the empty board, with nodes and time per algorithm
  */
+#define _POSIX_C_SOURCE 199309L
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "minimax.h"
@@ -97,7 +100,29 @@ static mm_game game_of(board *b) {
     return g;
 }
 
-static int solve(void) {
+static int by_time(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median wall time in ms of `runs` searches of the empty board with `o`. */
+static double median_ms(mm_game *g, mm_search_options o, int runs) {
+    static double times[1001];
+    for (int k = 0; k < runs; k++) {
+        mm_search_result r;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        mm_search(g, &o, &r, NULL, 0);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        times[k] = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    }
+    qsort(times, (size_t)runs, sizeof times[0], by_time);
+    return times[runs / 2];
+}
+
+/* Solves the empty board with every method on `threads` threads; with `timing`, also
+   prints each method's median time on those threads against one thread. */
+static int solve(unsigned threads, bool timing) {
     static const struct {
         const char *name;
         mm_search_method method;
@@ -113,6 +138,7 @@ static int solve(void) {
         mm_search_options_init(&o);
         o.method = algorithms[i].method;
         o.iterative_deepening = algorithms[i].deepening;
+        o.threads = threads;
         mm_search_result r;
         mm_status s = mm_search(&g, &o, &r, NULL, 0);
         if (s != MM_OK) {
@@ -121,8 +147,15 @@ static int solve(void) {
         }
         if (i == 0)
             printf("value of the empty board: %d (%s)\n", r.value, r.value == 0 ? "a draw" : "not a draw");
-        printf("%-10s value %d, nodes %llu, time %.3f ms\n", algorithms[i].name, r.value,
-               (unsigned long long)r.stats.nodes, r.stats.elapsed_us / 1000.0);
+        printf("%-10s value %d, nodes %llu, time %.3f ms, threads %u\n", algorithms[i].name, r.value,
+               (unsigned long long)r.stats.nodes, r.stats.elapsed_us / 1000.0, r.threads_used);
+        if (timing && i > 0) {
+            double many = median_ms(&g, o, 201);
+            o.threads = 1;
+            double one = median_ms(&g, o, 201);
+            printf("%-10s median of 201: %.3f ms on %u threads, %.3f ms on 1, ratio %.2f\n",
+                   algorithms[i].name, many, threads, one, many / one);
+        }
     }
     return 0;
 }
@@ -161,16 +194,24 @@ static int read_square(const board *b) {
 
 int main(int argc, char **argv) {
     int human = 1; /* X */
+    bool solving = false, timing = false;
+    unsigned threads = 1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--solve") == 0)
-            return solve();
-        if (strcmp(argv[i], "--o") == 0) {
+        if (strcmp(argv[i], "--solve") == 0) {
+            solving = true;
+        } else if (strcmp(argv[i], "--timing") == 0) {
+            timing = true;
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc && isdigit((unsigned char)argv[i + 1][0])) {
+            threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--o") == 0) {
             human = -1;
         } else {
-            fprintf(stderr, "usage: tictactoe [--o | --solve]\n");
+            fprintf(stderr, "usage: tictactoe [--o | --solve [--threads N] [--timing]]\n");
             return 2;
         }
     }
+    if (solving)
+        return solve(threads, timing);
     board b = {{0}, 0};
     mm_game g = game_of(&b);
     show(&b);
