@@ -4,7 +4,9 @@
 #   make header    regenerate include/minimax.h from the Rust sources
 #   make test      cargo test (the README's test command)
 #   make bench     the speed benchmarks: textbook C code beside the library (ratios), then
-#                  the game engine (tic-tac-toe, Connect Four classes against Pons' figures)
+#                  the game engine (tic-tac-toe on 1 and 2 threads; Connect Four on Pons' sets
+#                  against a same-run reference, in C and Rust, and on 1, 2 and 4 threads)
+#   make tsan      the multi-thread tests under ThreadSanitizer (nightly)
 #   make fuzz      every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz)
 #   make install   the libraries, header and minimax.pc under PREFIX (DESTDIR honoured);
 #                  make uninstall removes exactly those files
@@ -23,7 +25,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test bench fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test tsan bench fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -60,10 +62,13 @@ demo: examples
 $(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude -Ibenches $< -o $@ $(LDLIBS)
 
+# Pons' Connect Four sets are read where they are (C4_DATA), never copied in.
+C4_DATA ?= ../shared/data/connect4
 bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe
+	$(CARGO) build --release --example connect4
 	$(BUILD)/bench $(BENCH_ARGS)
-	$(BUILD)/tictactoe --solve
-	$(BUILD)/connect4_bench $(C4_ARGS)
+	$(BUILD)/tictactoe --solve --threads 2 --timing
+	$(BUILD)/connect4_bench --data $(C4_DATA) --rust $(CURDIR)/target/release/examples/connect4
 
 $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude $< -o $@ $(LDLIBS)
@@ -99,6 +104,14 @@ fuzz-smoke:
 
 test:
 	$(CARGO) test
+
+# The tests that run threads, under ThreadSanitizer (nightly; std rebuilt instrumented so
+# that its channels and locks are seen): the table's concurrent stores and probes, and
+# every parallel search test. The C programs' threads run under ASan and valgrind.
+TSAN_TARGET ?= $(shell rustc -vV | sed -n 's/^host: //p')
+tsan:
+	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
+	  --target $(TSAN_TARGET) --target-dir target/tsan --lib --test parallel
 
 # ---- install ----
 PREFIX     ?= /usr/local

@@ -1,7 +1,15 @@
 /*
- * A reference for the Connect Four benchmark: Pascal Pons' dedicated solver (2019, as on his
- * blog and GitHub: bitboard, non-losing moves, threat ordering, score bounds, a 64 MB
- * transposition table holding upper and lower bounds, null-window solve), written here in C
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Origin and licence: a close C translation of Pascal Pons' Connect Four solver (2019,
+ * https://github.com/PascalPons/connect4, licensed AGPL-3.0-or-later), and so a derivative
+ * work under his licence, not under the MIT OR Apache-2.0 licence of the rest of this
+ * repository. It is used only by the benchmark program (benches/connect4_bench.c, built by
+ * `make bench`) as a same-run speed reference, and is never compiled into libminimax.so or
+ * libminimax.a: no file under src/ or c_examples/ includes it (tests/licence.rs checks).
+ *
+ * What it is: his dedicated solver (bitboard, non-losing moves, threat ordering, score
+ * bounds, a 64 MB transposition table holding upper and lower bounds, null-window solve),
  * without the opening book. The benchmark runs it on the same positions as the library's
  * engine, so that the ratios compare two searches on one machine in one run.
  *
