@@ -215,6 +215,11 @@ pub fn run(exe: &Path, args: &[&str], input: &str) -> Output {
             c.arg("--error-exitcode=1")
                 .arg("--leak-check=full")
                 .arg("--errors-for-leak-kinds=definite,indirect,possible")
+                // The search pool's threads live until exit, by design (see the file).
+                .arg(format!(
+                    "--suppressions={}",
+                    root().join("tests/valgrind.supp").display()
+                ))
                 .arg(format!("--log-file={}", log.display()))
                 .arg(exe);
             valgrind_log = Some(log);
