@@ -1,0 +1,41 @@
+//! The published package: `libminimax` (the name `minimax` on crates.io belongs to
+//! minimax-rs), with the library still called `minimax`; `cargo package --list` holds what
+//! a source release needs and nothing from build output, the benchmarks (one file is
+//! AGPL) or the fuzz corpora.
+
+mod common;
+
+use std::process::Command;
+
+#[test]
+fn the_package_lists_a_source_release_and_nothing_else() {
+    let out = Command::new(env!("CARGO"))
+        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let list = String::from_utf8(out.stdout).unwrap();
+    let files: Vec<&str> = list.lines().collect();
+    for needed in [
+        "Cargo.toml",
+        "build.rs",
+        "cbindgen.toml",
+        "README.md",
+        "Makefile",
+        "src/lib.rs",
+        "src/search/engine.rs",
+        "include/minimax.h",
+        "c_examples/minimax_demo.c",
+        "tests/c/parallel.c",
+        "abi/symbols.txt",
+    ] {
+        assert!(files.contains(&needed), "{needed} is missing from the package");
+    }
+    for f in &files {
+        for banned in ["target/", "build/", "fuzz/", "benches/", ".ci/"] {
+            assert!(!f.starts_with(banned), "{f} should not be packaged");
+        }
+    }
+    assert_eq!(env!("CARGO_PKG_NAME"), "libminimax");
+}
