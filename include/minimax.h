@@ -21,6 +21,11 @@
 #define MM_DEPTH_UNLIMITED UINT32_MAX
 
 /**
+ * The most `threads` a search takes; more gets `MM_ERR_BAD_OPTIONS`.
+ */
+#define MM_MAX_THREADS 256
+
+/**
  * The longest optimal line an `mm_solution` holds: a tree of `2^64` leaves would not fit
  * in memory, so every leaf array's height is below it.
  */
@@ -31,6 +36,11 @@
  * leaf index and the leaf count itself fit in an `int`.
  */
 #define MM_MAX_HEIGHT 30
+
+/**
+ * The most threads one search runs on: each needs a copy of the game and a pool thread.
+ */
+#define MAX_THREADS 256
 
 /**
  * Subtrees of `2^BLOCK_HEIGHT` leaves are valued whole.
@@ -181,6 +191,11 @@ typedef enum mm_status {
    * non-zero bytes in the part it does not know (fields it would have to ignore).
    */
   MM_ERR_BAD_STRUCT_SIZE = 33,
+  /**
+   * The table given in the options is in use by another search (on another thread, or
+   * the search whose callback is calling): a table serves one search at a time.
+   */
+  MM_ERR_TABLE_BUSY = 34,
 } mm_status;
 
 /**
@@ -333,7 +348,8 @@ typedef struct mm_search_options {
    */
   const int *stop;
   /**
-   * If not NULL, called after each completed iteration.
+   * If not NULL, called after each completed iteration, on the calling thread; like
+   * the game's callbacks it must return normally (no `longjmp` out of it).
    */
   void (*progress)(void *context, const struct mm_progress *report);
   /**
@@ -357,12 +373,13 @@ typedef struct mm_search_options {
   size_t max_moves;
   /**
    * If not NULL, a table from `mm_table_new` to use instead of allocating
-   * `table_bytes` for this search: reuse one across many searches (one search at a
-   * time per table).
+   * `table_bytes` for this search: reuse one across many searches. One search at a
+   * time per table: a search given a table in use gets `MM_ERR_TABLE_BUSY`.
    */
   struct mm_table *table;
   /**
-   * Threads to search with (default 1: deterministic). 0 is one per available core.
+   * Threads to search with (default 1: deterministic). 0 is one per available core;
+   * more than `MM_MAX_THREADS` gets `MM_ERR_BAD_OPTIONS`.
    * More than one needs the game's `copy_context`; without it, or for
    * `MM_SEARCH_MINIMAX`, or without a table (`hash` NULL or `table_bytes` 0), the
    * search runs on one thread. An exact solve gives the same value on any number of
@@ -408,7 +425,8 @@ typedef struct mm_search_result {
    */
   bool exact;
   /**
-   * Whether the value is the game's true value (every line reached a final position).
+   * Whether the value is the game's true value: no line was cut by the depth limit
+   * (every line reached a final position, or one the game's bounds settle).
    */
   bool proven;
   /**
@@ -622,10 +640,12 @@ enum mm_status mm_game_init(struct mm_game *game);
 enum mm_status mm_table_new(size_t bytes, struct mm_table **out);
 
 /**
- * Frees a table from `mm_table_new`. NULL is allowed and does nothing.
+ * Frees a table from `mm_table_new`. NULL is allowed and does nothing. A table freed
+ * while a search uses it (from one of its callbacks, or another thread) is freed when
+ * that search ends; the search itself is not disturbed.
  *
  * # Safety
- * `table` must be NULL or a table not yet freed and not in use by a search.
+ * `table` must be NULL or a table not yet freed.
  */
 void mm_table_free(struct mm_table *table);
 
@@ -640,12 +660,24 @@ enum mm_status mm_search_options_init(struct mm_search_options *options);
 /**
  * Searches the game from its current position. `options` may be NULL for the defaults.
  * On `MM_OK` fills `*out` and writes the principal variation's first
- * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0). The
- * game is left in the position it started from, also when the search stops early.
+ * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
+ *
+ * Every score, the result's value included, is from MAX's point of view, whoever is to
+ * move; MAX is whoever `max_to_move` says (or `max_at_root` at the root, turns then
+ * alternating). A pass is a move like any other: the game lists one move of its
+ * choosing (say -1) when the side to move must pass, and `play` of it changes only the
+ * turn; a position with no move at all must be over (`outcome`).
  *
  * A limit or the stop flag ends the search with `MM_OK` and the best move of the last
- * completed iteration (or, if none completed, the first legal move). A misbehaving game
- * gets `MM_ERR_GAME_*` and `*out` is untouched.
+ * completed iteration (or, if none completed, the first legal move). With a depth limit,
+ * `proven` is true only if no line was cut by it (every line reached a final position,
+ * or a position the game's bounds settle): the value is then the game's true value, not
+ * a heuristic one. A misbehaving game gets `MM_ERR_GAME_*` and `*out` is untouched.
+ *
+ * The game is left in the position it started from after every return, errors included:
+ * each move played is taken back (the one exception is `MM_ERR_PANIC`, an internal
+ * error, after which the position is unknown). A search may be started from inside a
+ * callback of another search, with a table of its own (or none).
  *
  * # Safety
  * `game` must point to a valid `mm_game` whose callbacks may be called with its context;

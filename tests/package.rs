@@ -14,7 +14,11 @@ fn the_package_lists_a_source_release_and_nothing_else() {
         .current_dir(common::root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let list = String::from_utf8(out.stdout).unwrap();
     let files: Vec<&str> = list.lines().collect();
     for needed in [
@@ -30,7 +34,10 @@ fn the_package_lists_a_source_release_and_nothing_else() {
         "tests/c/parallel.c",
         "abi/symbols.txt",
     ] {
-        assert!(files.contains(&needed), "{needed} is missing from the package");
+        assert!(
+            files.contains(&needed),
+            "{needed} is missing from the package"
+        );
     }
     for f in &files {
         for banned in ["target/", "build/", "fuzz/", "benches/", ".ci/"] {

@@ -3,7 +3,7 @@
 //! misbehaving callbacks get their own status.
 
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::AtomicI32;
+use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 use std::time::Duration;
 
 use super::args::{non_null, read_sized};
@@ -116,6 +116,9 @@ pub const MM_SEARCH_PVS: mm_search_method = 2;
 pub const MM_SEARCH_EXACT: mm_search_method = 3;
 /// `max_depth` for "until the value is proven".
 pub const MM_DEPTH_UNLIMITED: u32 = u32::MAX;
+/// The most `threads` a search takes; more gets `MM_ERR_BAD_OPTIONS`.
+pub const MM_MAX_THREADS: u32 = 256;
+const _: () = assert!(MM_MAX_THREADS as usize == search::MAX_THREADS);
 
 /// A progress report, after each completed iteration.
 #[repr(C)]
@@ -153,7 +156,8 @@ pub struct mm_search_options {
     /// If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
     /// stop the search.
     pub stop: *const c_int,
-    /// If not NULL, called after each completed iteration.
+    /// If not NULL, called after each completed iteration, on the calling thread; like
+    /// the game's callbacks it must return normally (no `longjmp` out of it).
     pub progress: Option<unsafe extern "C" fn(context: *mut c_void, report: *const mm_progress)>,
     /// Passed to `progress`.
     pub progress_context: *mut c_void,
@@ -167,10 +171,11 @@ pub struct mm_search_options {
     /// be allocated gets `MM_ERR_OUT_OF_MEMORY`.
     pub max_moves: usize,
     /// If not NULL, a table from `mm_table_new` to use instead of allocating
-    /// `table_bytes` for this search: reuse one across many searches (one search at a
-    /// time per table).
+    /// `table_bytes` for this search: reuse one across many searches. One search at a
+    /// time per table: a search given a table in use gets `MM_ERR_TABLE_BUSY`.
     pub table: *mut mm_table,
-    /// Threads to search with (default 1: deterministic). 0 is one per available core.
+    /// Threads to search with (default 1: deterministic). 0 is one per available core;
+    /// more than `MM_MAX_THREADS` gets `MM_ERR_BAD_OPTIONS`.
     /// More than one needs the game's `copy_context`; without it, or for
     /// `MM_SEARCH_MINIMAX`, or without a table (`hash` NULL or `table_bytes` 0), the
     /// search runs on one thread. An exact solve gives the same value on any number of
@@ -182,6 +187,54 @@ pub struct mm_search_options {
 /// A transposition table that many searches can reuse (opaque).
 pub struct mm_table {
     table: Table,
+    /// `IDLE`, `IN_USE` by a search, or `FREE_WHEN_DONE` (freed during its search).
+    state: AtomicU8,
+}
+
+const IDLE: u8 = 0;
+const IN_USE: u8 = 1;
+const FREE_WHEN_DONE: u8 = 2;
+const FREED: u8 = 3;
+
+/// A search's hold on a caller's table: taken only if no other search holds it, given
+/// back when the search ends, and then the table is freed if `mm_table_free` asked for
+/// that meanwhile.
+struct Lease(*mut mm_table);
+
+impl Lease {
+    /// # Safety
+    /// `table` must be a live table from `mm_table_new`.
+    unsafe fn take(table: *mut mm_table) -> Result<Lease, mm_status> {
+        // SAFETY: live (caller's guarantee); only the atomic field is borrowed, so a
+        // search that holds the table's other field is not aliased.
+        let state = unsafe { &*std::ptr::addr_of!((*table).state) };
+        state
+            .compare_exchange(IDLE, IN_USE, Ordering::Acquire, Ordering::Relaxed)
+            .map_err(|_| MM_ERR_TABLE_BUSY)?;
+        Ok(Lease(table))
+    }
+
+    fn table(&mut self) -> &mut Table {
+        // SAFETY: this lease is the only holder of the table (the state machine says so)
+        // and the table lives until the lease ends; only the `table` field is borrowed.
+        unsafe { &mut *std::ptr::addr_of_mut!((*self.0).table) }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        // SAFETY: the table lives while leased (mm_table_free defers to us).
+        let state = unsafe { &*std::ptr::addr_of!((*self.0).state) };
+        if state
+            .compare_exchange(IN_USE, IDLE, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            // FREE_WHEN_DONE: mm_table_free was called during the search.
+            // SAFETY: made by Box::into_raw in mm_table_new; mm_table_free left the
+            // freeing to this lease, and nothing else holds it now.
+            drop(unsafe { Box::from_raw(self.0) });
+        }
+    }
 }
 
 /// Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
@@ -202,24 +255,48 @@ pub unsafe extern "C" fn mm_table_new(bytes: usize, out: *mut *mut mm_table) -> 
         }
         let mut table = Table::new(bytes).ok_or(MM_ERR_OUT_OF_MEMORY)?;
         table.prefault();
+        let table = mm_table {
+            table,
+            state: AtomicU8::new(IDLE),
+        };
         // SAFETY: non-NULL and writable (caller's guarantee).
-        unsafe { out.write(Box::into_raw(Box::new(mm_table { table }))) };
+        unsafe { out.write(Box::into_raw(Box::new(table))) };
         Ok(())
     })
 }
 
-/// Frees a table from `mm_table_new`. NULL is allowed and does nothing.
+/// Frees a table from `mm_table_new`. NULL is allowed and does nothing. A table freed
+/// while a search uses it (from one of its callbacks, or another thread) is freed when
+/// that search ends; the search itself is not disturbed.
 ///
 /// # Safety
-/// `table` must be NULL or a table not yet freed and not in use by a search.
+/// `table` must be NULL or a table not yet freed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mm_table_free(table: *mut mm_table) {
     let _ = status_call(|| {
-        if !table.is_null() {
-            // SAFETY: made by Box::into_raw in mm_table_new, freed once.
-            drop(unsafe { Box::from_raw(table) });
+        if table.is_null() {
+            return Ok(());
         }
-        Ok(())
+        // SAFETY: a live table (caller's guarantee); only its atomic field is borrowed.
+        let state = unsafe { &*std::ptr::addr_of!((*table).state) };
+        loop {
+            let next = match state.load(Ordering::Acquire) {
+                IDLE => FREED,
+                IN_USE => FREE_WHEN_DONE,
+                _ => return Ok(()), // already freed, or to be: a second free is ignored
+            };
+            let now = if next == FREED { IDLE } else { IN_USE };
+            if state
+                .compare_exchange(now, next, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                if next == FREED {
+                    // SAFETY: made by Box::into_raw in mm_table_new; no search holds it.
+                    drop(unsafe { Box::from_raw(table) });
+                }
+                return Ok(());
+            }
+        }
     });
 }
 
@@ -248,7 +325,8 @@ pub struct mm_search_result {
     pub value: i32,
     /// Whether `value` is exact at `depth` (false: a bound, or no iteration finished).
     pub exact: bool,
-    /// Whether the value is the game's true value (every line reached a final position).
+    /// Whether the value is the game's true value: no line was cut by the depth limit
+    /// (every line reached a final position, or one the game's bounds settle).
     pub proven: bool,
     /// For a proven value, the plies to the end; -1 otherwise.
     pub plies_to_end: i32,
@@ -395,12 +473,24 @@ unsafe impl Send for CGame {}
 
 /// Searches the game from its current position. `options` may be NULL for the defaults.
 /// On `MM_OK` fills `*out` and writes the principal variation's first
-/// `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0). The
-/// game is left in the position it started from, also when the search stops early.
+/// `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
+///
+/// Every score, the result's value included, is from MAX's point of view, whoever is to
+/// move; MAX is whoever `max_to_move` says (or `max_at_root` at the root, turns then
+/// alternating). A pass is a move like any other: the game lists one move of its
+/// choosing (say -1) when the side to move must pass, and `play` of it changes only the
+/// turn; a position with no move at all must be over (`outcome`).
 ///
 /// A limit or the stop flag ends the search with `MM_OK` and the best move of the last
-/// completed iteration (or, if none completed, the first legal move). A misbehaving game
-/// gets `MM_ERR_GAME_*` and `*out` is untouched.
+/// completed iteration (or, if none completed, the first legal move). With a depth limit,
+/// `proven` is true only if no line was cut by it (every line reached a final position,
+/// or a position the game's bounds settle): the value is then the game's true value, not
+/// a heuristic one. A misbehaving game gets `MM_ERR_GAME_*` and `*out` is untouched.
+///
+/// The game is left in the position it started from after every return, errors included:
+/// each move played is taken back (the one exception is `MM_ERR_PANIC`, an internal
+/// error, after which the position is unknown). A search may be started from inside a
+/// callback of another search, with a table of its own (or none).
 ///
 /// # Safety
 /// `game` must point to a valid `mm_game` whose callbacks may be called with its context;
@@ -440,7 +530,7 @@ pub unsafe extern "C" fn mm_search(
         if game.copy_context.is_some() && game.free_context.is_none() {
             return Err(MM_ERR_NULL_ARGUMENT);
         }
-        if c_opts.max_moves == 0 {
+        if c_opts.max_moves == 0 || c_opts.threads > MM_MAX_THREADS {
             return Err(MM_ERR_BAD_OPTIONS);
         }
         let method = match c_opts.method {
@@ -479,13 +569,18 @@ pub unsafe extern "C" fn mm_search(
                 unsafe { f(c_opts.progress_context, &r) };
             }
         };
+        let mut lease = if c_opts.table.is_null() {
+            None
+        } else {
+            // SAFETY: a live table from mm_table_new (caller's guarantee).
+            Some(unsafe { Lease::take(c_opts.table) }?)
+        };
         let mut opts = Options {
             method,
             max_depth: c_opts.max_depth,
             iterative_deepening: c_opts.iterative_deepening,
             table_bytes: c_opts.table_bytes,
-            // SAFETY: the caller guarantees a live table that no other search uses now.
-            table: unsafe { c_opts.table.as_mut() }.map(|t| &mut t.table),
+            table: lease.as_mut().map(Lease::table),
             node_limit: c_opts.node_limit,
             time_limit: (c_opts.time_limit_us > 0)
                 .then(|| Duration::from_micros(c_opts.time_limit_us)),

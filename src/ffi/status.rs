@@ -83,12 +83,15 @@ pub enum mm_status {
     /// version's, between two versions' sizes, or larger than this version's with
     /// non-zero bytes in the part it does not know (fields it would have to ignore).
     MM_ERR_BAD_STRUCT_SIZE = 33,
+    /// The table given in the options is in use by another search (on another thread, or
+    /// the search whose callback is calling): a table serves one search at a time.
+    MM_ERR_TABLE_BUSY = 34,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 34] = [
+const ALL: [mm_status; 35] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -123,6 +126,7 @@ const ALL: [mm_status; 34] = [
     MM_ERR_BAD_OPTIONS,
     MM_ERR_OUT_OF_MEMORY,
     MM_ERR_BAD_STRUCT_SIZE,
+    MM_ERR_TABLE_BUSY,
 ];
 
 impl mm_status {
@@ -175,6 +179,7 @@ impl mm_status {
             }
             MM_ERR_OUT_OF_MEMORY => c"the memory asked for could not be allocated",
             MM_ERR_BAD_STRUCT_SIZE => c"struct_size is not a size of the struct this library knows",
+            MM_ERR_TABLE_BUSY => c"the table is in use by another search",
         }
     }
 }
@@ -281,6 +286,7 @@ mod tests {
             (MM_ERR_BAD_OPTIONS, 31),
             (MM_ERR_OUT_OF_MEMORY, 32),
             (MM_ERR_BAD_STRUCT_SIZE, 33),
+            (MM_ERR_TABLE_BUSY, 34),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -44,7 +44,7 @@ use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
 pub use engine::search;
-pub use parallel::{Fork, search_parallel};
+pub use parallel::{Fork, MAX_THREADS, search_parallel};
 pub use table::Table;
 
 /// A move: any integer the game chooses.

@@ -79,16 +79,21 @@ impl Drop for Claim {
     }
 }
 
-/// The number of threads `threads` asks for: 0 is one per available core.
+/// The most threads one search runs on: each needs a copy of the game and a pool thread.
+pub const MAX_THREADS: usize = 256;
+
+/// The number of threads `threads` asks for: 0 is one per available core; at most
+/// [`MAX_THREADS`].
 pub(crate) fn resolve_threads(threads: usize) -> usize {
     match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
+    .min(MAX_THREADS)
 }
 
-/// Searches `game` on `opts.threads` threads (0: one per core), each with its own copy
-/// of the game. Runs on one thread, as [`search`] does, when one is asked for, for plain
+/// Searches `game` on `opts.threads` threads (0: one per core; at most [`MAX_THREADS`]),
+/// each with its own copy of the game. Runs on one thread, as [`search`] does, when one is asked for, for plain
 /// minimax (which shares nothing), without a table (no `hash`, or `table_bytes` 0), or
 /// when the game gives no copy; `SearchResult::threads` says how many ran.
 ///
