@@ -91,6 +91,9 @@ struct Engine<'a, G: Game> {
     deferred: PlyBuffers,
     /// The hash of the next node, when its parent already asked for it.
     next_key: Option<u64>,
+    /// The deepest ply at which a line below the current node has ended so far (its
+    /// subtree's height, for proven table entries).
+    reach: u32,
     /// Whether to keep the principal variation below the root: not during the exact
     /// solve's null-window tests, which need only the root's move.
     full_pv: bool,
@@ -148,6 +151,7 @@ pub(crate) fn run_thread<'a, G: Game>(
         moves,
         deferred,
         next_key: None,
+        reach: 0,
         full_pv: true,
         pv_is_partial: false,
     };
@@ -358,6 +362,22 @@ impl<G: Game> Engine<'_, G> {
         depth: u32,
         ply: u32,
         max_side: bool,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, Halt> {
+        let reach_before = self.reach;
+        self.reach = ply;
+        let v = self.node_body(depth, ply, max_side, alpha, beta);
+        self.reach = self.reach.max(reach_before);
+        v
+    }
+
+    /// `node`, with `self.reach` counting from this node.
+    fn node_body(
+        &mut self,
+        depth: u32,
+        ply: u32,
+        max_side: bool,
         mut alpha: i64,
         mut beta: i64,
     ) -> Result<i64, Halt> {
@@ -395,6 +415,7 @@ impl<G: Game> Engine<'_, G> {
             if let Some((lo, hi)) = self.side_bounds(max_side)? {
                 if lo == hi {
                     self.stats.leaves += 1;
+                    self.reach = ply + 1;
                     return Ok(value::final_at(lo, ply + 1));
                 }
                 // The value is at least `floor` and at most `ceiling`: when that settles
@@ -432,9 +453,15 @@ impl<G: Game> Engine<'_, G> {
             if let Some(e) = table.probe(key, max_side) {
                 self.stats.table_hits += 1;
                 table_move = e.best;
-                // Only a search of the same depth has the same value (a deeper or proven one
-                // may differ from this depth's), unless the node's lines all end earlier.
-                if ply > 0 && e.depth == depth {
+                // Only a search of the same depth has the same value (a deeper one may differ
+                // from this depth's), unless every line of it ended: a proven entry holds
+                // its subtree's height, and is good for any depth at least that.
+                let fits = if e.proven {
+                    e.depth <= depth
+                } else {
+                    e.depth == depth
+                };
+                if ply > 0 && fits {
                     let v = value::from_table(e.value, ply);
                     let usable = match e.bound {
                         Bound::Exact => true,
@@ -442,7 +469,9 @@ impl<G: Game> Engine<'_, G> {
                         Bound::Upper => v <= alpha,
                     };
                     if usable {
-                        if !e.proven {
+                        if e.proven {
+                            self.reach = self.reach.max(ply + e.depth);
+                        } else {
                             self.horizon += 1;
                         }
                         self.moves[p] = moves;
@@ -470,6 +499,7 @@ impl<G: Game> Engine<'_, G> {
         let (best, best_move, horizon_before) = searched?;
 
         if let (Some(key), Some(table)) = (key, self.table) {
+            let proven = self.horizon == horizon_before;
             let bound = if best <= alpha {
                 Bound::Upper
             } else if best >= beta {
@@ -485,9 +515,9 @@ impl<G: Game> Engine<'_, G> {
                 } else {
                     best_move
                 },
-                depth,
+                depth: if proven { self.reach - ply } else { depth },
                 bound,
-                proven: self.horizon == horizon_before,
+                proven,
                 max_side,
             });
         }

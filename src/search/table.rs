@@ -25,7 +25,8 @@ pub(crate) struct Entry {
     pub value: i64,
     /// The best move found, or `NO_MOVE`.
     pub best: i64,
-    /// Plies searched below the node.
+    /// Plies searched below the node; for a proven entry, the height of the subtree that
+    /// proved it (the most plies to the end of any line searched).
     pub depth: u32,
     pub bound: Bound,
     /// Whether every line of the search reached a final position.
