@@ -18,3 +18,24 @@
 pub mod ffi;
 pub mod search;
 pub mod tree;
+
+// The Rust code blocks of the README and the guides are tested as doctests; the C blocks
+// by tests/docs.rs.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/c-api.md")]
+struct CApiDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/engine.md")]
+struct EngineDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/safety.md")]
+struct SafetyDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/performance.md")]
+struct PerformanceDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/layout.md")]
+struct LayoutDoctests;
