@@ -145,7 +145,7 @@ install: lib $(BUILD)/minimax.pc
 	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(pcdir)
 	install -m 755 $(LIBDIR)/libminimax.so $(DESTDIR)$(libdir)/libminimax.so.$(VERSION)
 	ln -sf libminimax.so.$(VERSION) $(DESTDIR)$(libdir)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libminimax.so
+	ln -sf libminimax.so.$(VERSION) $(DESTDIR)$(libdir)/libminimax.so
 	install -m 644 $(LIBDIR)/libminimax.a $(DESTDIR)$(libdir)/libminimax.a
 	install -m 644 include/minimax.h $(DESTDIR)$(includedir)/minimax.h
 	install -m 644 $(BUILD)/minimax.pc $(DESTDIR)$(pcdir)/minimax.pc

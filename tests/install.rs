@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{root, scratch};
+use common::{files, root, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -24,24 +24,6 @@ fn make(args: &[&str]) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-/// Every file and symlink under `dir`, relative to it, sorted.
-fn files(dir: &Path) -> Vec<String> {
-    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                walk(base, &path, out);
-            } else {
-                out.push(path.strip_prefix(base).unwrap().display().to_string());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
 }
 
 fn sh(script: &str, dir: &Path, env: &[(&str, &Path)]) -> Output {
@@ -84,7 +66,7 @@ fn install_then_build_with_pkg_config_dynamic_and_static_then_uninstall() {
     let lib = prefix.join("lib");
     assert_eq!(
         std::fs::read_link(lib.join("libminimax.so")).unwrap(),
-        PathBuf::from("libminimax.so.0")
+        PathBuf::from(format!("libminimax.so.{}", env!("CARGO_PKG_VERSION")))
     );
     assert_eq!(
         std::fs::read_link(lib.join("libminimax.so.0")).unwrap(),

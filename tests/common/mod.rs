@@ -385,3 +385,22 @@ fn place_worst(out: &mut [i32], sorted: &[i32], is_max: bool) {
     place_worst(l, first, !is_max);
     place_worst(r, second, !is_max);
 }
+
+/// Every file and symlink under `dir`, relative to it, sorted (the install tests).
+#[allow(dead_code)]
+pub fn files(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                walk(base, &path, out);
+            } else {
+                out.push(path.strip_prefix(base).unwrap().display().to_string());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
