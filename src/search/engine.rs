@@ -544,7 +544,7 @@ impl<G: Game> Engine<'_, G> {
             mv: NO_MOVE,
             alpha,
         };
-        let share = self.team.is_some() && depth >= parallel::SHARE_DEPTH;
+        let share = self.team.is_some() && parallel::shares(depth, ply);
         if !share {
             for (i, &mv) in moves.iter().enumerate() {
                 let v = self.search_move(mv, i, None, depth, ply, max_side, best.alpha, beta)?;
@@ -613,7 +613,7 @@ impl<G: Game> Engine<'_, G> {
     ) -> Result<Option<i64>, Halt> {
         self.game.play(mv);
         let mut claim = None;
-        if self.team.is_some() && depth >= parallel::SHARE_DEPTH {
+        if self.team.is_some() && parallel::shares(depth, ply) {
             let key = self.game.hash();
             if let (Some(defer), Some(k)) = (defer, key) {
                 if parallel::is_busy(k) {
