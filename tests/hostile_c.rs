@@ -5,24 +5,8 @@
 
 mod common;
 
-use common::{compile, run, scratch, stderr, stdout};
-
 #[test]
 fn a_hostile_caller_gets_statuses() {
-    let exe = scratch("bin").join("hostile");
-    compile(
-        &["tests/c/hostile.c"],
-        &exe,
-        false,
-        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread"],
-        true,
-    );
-    let out = run(&exe, &[], "");
-    let summary = stdout(&out);
-    println!("{summary}");
-    assert!(out.status.success(), "{summary}{}", stderr(&out));
-    assert!(
-        summary.starts_with("hostile: ") && summary.ends_with(" failures 0\n"),
-        "{summary}"
-    );
+    let summary = common::run_c_test("hostile");
+    assert!(summary.starts_with("hostile: "), "{summary}");
 }

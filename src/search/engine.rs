@@ -107,24 +107,33 @@ struct Engine<'a, G: Game> {
 /// `opts.threads` is for [`super::search_parallel`].
 pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
     let plan = Plan::new(opts);
-    // The caller's table if it lent one, else one of our own for this search.
-    let mut lent = opts.table.take();
-    let own: Option<Table>;
-    let table = match (opts.method, lent.as_deref_mut()) {
+    let (mut lent, mut own) = (opts.table.take(), None);
+    let table = search_table(opts.method, &mut lent, &mut own, opts.table_bytes);
+    let progress = opts.progress.as_mut().map(|p| &mut **p as _);
+    let outcome = run_thread(game, plan, opts.stop, progress, table, None);
+    opts.table = lent;
+    outcome.map(|o| o.result)
+}
+
+/// The table a search uses: none for plain minimax; else the caller's if it lent one
+/// (started afresh for this search), else one of `bytes` of our own, kept in `own`.
+pub(crate) fn search_table<'t>(
+    method: Method,
+    lent: &'t mut Option<&mut Table>,
+    own: &'t mut Option<Table>,
+    bytes: usize,
+) -> Option<&'t Table> {
+    match (method, lent.as_deref_mut()) {
         (Method::Minimax, _) => None,
         (_, Some(t)) => {
             t.new_search();
             Some(&*t)
         }
         (_, None) => {
-            own = Table::new(opts.table_bytes);
+            *own = Table::new(bytes);
             own.as_ref()
         }
-    };
-    let progress = opts.progress.as_mut().map(|p| &mut **p as _);
-    let outcome = run_thread(game, plan, opts.stop, progress, table, None);
-    opts.table = lent;
-    outcome.map(|o| o.result)
+    }
 }
 
 /// One thread's search, alone or in a team.

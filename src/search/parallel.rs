@@ -8,9 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::channel;
 
-use super::engine::{Outcome, Plan, run_thread, search};
+use super::engine::{Outcome, Plan, run_thread, search, search_table};
 use super::pool;
-use super::table::Table;
 use super::{Game, GameError, Method, Options, Progress, SearchResult};
 
 /// A game whose position can be copied for another search thread. Every `Clone` game
@@ -121,19 +120,8 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     if threads <= 1 || opts.method == Method::Minimax || game.hash().is_none() {
         return search(game, opts);
     }
-    let mut lent = opts.table.take();
-    let own: Option<Table>;
-    let table = match lent.as_deref_mut() {
-        Some(t) => {
-            t.new_search();
-            Some(&*t)
-        }
-        None => {
-            own = Table::new(opts.table_bytes);
-            own.as_ref()
-        }
-    };
-    let Some(table) = table else {
+    let (mut lent, mut own) = (opts.table.take(), None);
+    let Some(table) = search_table(opts.method, &mut lent, &mut own, opts.table_bytes) else {
         opts.table = lent;
         return search(game, opts);
     };

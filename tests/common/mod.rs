@@ -404,3 +404,23 @@ pub fn files(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// Builds one of the C test programs in `tests/c/` (C99, warnings as errors, pthreads),
+/// runs it, and returns its summary line once it exited 0 with "failures 0".
+#[allow(dead_code)]
+pub fn run_c_test(name: &str) -> String {
+    let exe = scratch("bin").join(name);
+    compile(
+        &[&format!("tests/c/{name}.c")],
+        &exe,
+        false,
+        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread"],
+        true,
+    );
+    let out = run(&exe, &[], "");
+    let summary = stdout(&out);
+    println!("{summary}");
+    assert!(out.status.success(), "{summary}{}", stderr(&out));
+    assert!(summary.ends_with("failures 0\n"), "{summary}");
+    summary
+}
