@@ -289,3 +289,65 @@ fn a_game_without_copies_runs_on_one_thread() {
         cores
     );
 }
+
+/// Connect Four whose `outcome` breaks the contract six plies below the root.
+#[derive(Clone)]
+struct Broken(Position, u32);
+
+impl Game for Broken {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.0.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.0.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        if self.0.moves == self.1 + 6 {
+            return Some(i32::MIN);
+        }
+        self.0.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.0.evaluate()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.0.hash()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.0.max_to_move()
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        self.0.bounds()
+    }
+}
+
+/// A game that breaks its contract on any thread gets its error on every number of
+/// threads, and is left where it started.
+#[test]
+fn a_misbehaving_game_gets_its_error_on_many_threads() {
+    // The first of some random positions that takes a real search.
+    let start = positions(200, 10, 16, 14)
+        .iter()
+        .map(|line| Position::setup(line).unwrap())
+        .find(|p| {
+            search(&mut p.clone(), &mut solve_opts(1))
+                .unwrap()
+                .stats
+                .nodes
+                > 5000
+        })
+        .expect("a position that takes a search");
+    for threads in [1, 2, 8] {
+        let mut g = Broken(start.clone(), start.moves);
+        let r = search_parallel(&mut g, &mut solve_opts(threads));
+        assert_eq!(
+            r.err(),
+            Some(GameError::ScoreOutOfRange),
+            "{threads} threads"
+        );
+        assert_eq!((g.0.moves, g.0.hash()), (start.moves, start.clone().hash()));
+    }
+}
