@@ -351,3 +351,65 @@ fn a_misbehaving_game_gets_its_error_on_many_threads() {
         assert_eq!((g.0.moves, g.0.hash()), (start.moves, start.clone().hash()));
     }
 }
+
+/// Connect Four that panics (a bug in a Rust game) a few plies down.
+#[derive(Clone)]
+struct Panicky(Position, u32);
+
+impl Game for Panicky {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.0.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        assert!(self.0.moves < self.1 + 5, "a bug in the game");
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.0.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.0.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.0.evaluate()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.0.hash()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.0.max_to_move()
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        self.0.bounds()
+    }
+}
+
+/// A game that panics on any thread: the panic reaches the caller (as with one thread),
+/// the lent table comes back, and the pool's threads serve the next search.
+#[test]
+fn a_panic_on_any_thread_reaches_the_caller_and_the_pool_lives_on() {
+    let start = Position::setup("").unwrap();
+    let mut table = minimax::search::Table::new(1 << 20).unwrap();
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for _ in 0..3 {
+        let mut opts = Options {
+            table: Some(&mut table),
+            ..solve_opts(2)
+        };
+        let mut g = Panicky(start.clone(), 0);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            search_parallel(&mut g, &mut opts)
+        }));
+        assert!(caught.is_err());
+    }
+    std::panic::set_hook(prev);
+    let mut p = Position::setup("4455").unwrap();
+    let mut opts = Options {
+        table: Some(&mut table),
+        ..solve_opts(2)
+    };
+    let r = search_parallel(&mut p, &mut opts).unwrap();
+    assert!(opts.table.is_some(), "the lent table is handed back");
+    assert_eq!(r.threads, 2);
+}

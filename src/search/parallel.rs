@@ -92,6 +92,15 @@ impl Drop for Claim {
 /// The most threads one search runs on: each needs a copy of the game and a pool thread.
 pub const MAX_THREADS: usize = 256;
 
+/// Halts a team when dropped: when the caller's search ends, and while it unwinds.
+struct HaltOnDrop<'a>(&'a Team);
+
+impl Drop for HaltOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.halt();
+    }
+}
+
 /// The number of threads `threads` asks for: 0 is one per available core; at most
 /// [`MAX_THREADS`].
 pub(crate) fn resolve_threads(threads: usize) -> usize {
@@ -103,9 +112,10 @@ pub(crate) fn resolve_threads(threads: usize) -> usize {
 }
 
 /// Searches `game` on `opts.threads` threads (0: one per core; at most [`MAX_THREADS`]),
-/// each with its own copy of the game. Runs on one thread, as [`search`] does, when one is asked for, for plain
-/// minimax (which shares nothing), without a table (no `hash`, or `table_bytes` 0), or
-/// when the game gives no copy; `SearchResult::threads` says how many ran.
+/// each with its own copy of the game. Runs on one thread, as [`search`] does, when one
+/// is asked for, for plain minimax (which shares nothing), without a table (no `hash`,
+/// or `table_bytes` 0), or when the game gives no copy; `SearchResult::threads` says how
+/// many ran.
 ///
 /// An exact solve gives the same proven value as on one thread, and a best move that is
 /// optimal. A completed depth-limited iteration gives the same value as one thread at
@@ -160,18 +170,25 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     }
 
     let progress = opts.progress.as_mut().map(|p| &mut **p as _);
+    let halt_helpers = HaltOnDrop(&team); // also if this thread's search panics
     let first = run_thread(game, plan, opts.stop, progress, Some(table), Some(&team));
-    team.halt();
+    drop(halt_helpers);
+    // Every helper is waited for, a panicking one too, so that every copy is dropped here
+    // and the lent table is handed back before a helper's panic goes on.
     let mut outcomes = vec![first];
+    let mut panicked = None;
     for _ in 0..helpers {
         let (outcome, copy) = rx.recv().expect("a helper always reports");
         drop(copy);
         match outcome {
             Ok(o) => outcomes.push(o),
-            Err(panic) => resume_unwind(panic),
+            Err(panic) => panicked = panicked.or(Some(panic)),
         }
     }
     opts.table = lent;
+    if let Some(panic) = panicked {
+        resume_unwind(panic);
+    }
     let reported = outcomes[0].as_ref().map_or(0, |o| o.result.depth);
     let result = combine(outcomes, plan)?;
     // A helper's answer: its iteration is reported too, so that progress always ends with
