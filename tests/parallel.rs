@@ -290,37 +290,53 @@ fn a_game_without_copies_runs_on_one_thread() {
     );
 }
 
-/// Connect Four whose `outcome` breaks the contract six plies below the root.
-#[derive(Clone)]
-struct Broken(Position, u32);
+/// How a `Faulty` game misbehaves, some plies below the root.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// `outcome` returns `INT_MIN` six plies down (it breaks the contract).
+    ScoreOutOfRange,
+    /// `play` panics five plies down (a bug in a Rust game).
+    Panic,
+}
 
-impl Game for Broken {
+/// Connect Four that misbehaves below the position it started from (`start` stones).
+#[derive(Clone)]
+struct Faulty {
+    p: Position,
+    start: u32,
+    fault: Fault,
+}
+
+impl Game for Faulty {
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        self.0.moves(out)
+        self.p.moves(out)
     }
     fn play(&mut self, mv: Move) {
-        self.0.play(mv)
+        if let Fault::Panic = self.fault {
+            assert!(self.p.moves < self.start + 5, "a bug in the game");
+        }
+        self.p.play(mv)
     }
     fn undo(&mut self, mv: Move) {
-        self.0.undo(mv)
+        self.p.undo(mv)
     }
     fn outcome(&mut self) -> Option<i32> {
-        if self.0.moves == self.1 + 6 {
+        if let (Fault::ScoreOutOfRange, true) = (self.fault, self.p.moves == self.start + 6) {
             return Some(i32::MIN);
         }
-        self.0.outcome()
+        self.p.outcome()
     }
     fn evaluate(&mut self) -> i32 {
-        self.0.evaluate()
+        self.p.evaluate()
     }
     fn hash(&mut self) -> Option<u64> {
-        self.0.hash()
+        self.p.hash()
     }
     fn max_to_move(&mut self) -> Option<bool> {
-        self.0.max_to_move()
+        self.p.max_to_move()
     }
     fn bounds(&mut self) -> Option<(i32, i32)> {
-        self.0.bounds()
+        self.p.bounds()
     }
 }
 
@@ -341,46 +357,18 @@ fn a_misbehaving_game_gets_its_error_on_many_threads() {
         })
         .expect("a position that takes a search");
     for threads in [1, 2, 8] {
-        let mut g = Broken(start.clone(), start.moves);
+        let mut g = Faulty {
+            p: start.clone(),
+            start: start.moves,
+            fault: Fault::ScoreOutOfRange,
+        };
         let r = search_parallel(&mut g, &mut solve_opts(threads));
         assert_eq!(
             r.err(),
             Some(GameError::ScoreOutOfRange),
             "{threads} threads"
         );
-        assert_eq!((g.0.moves, g.0.hash()), (start.moves, start.clone().hash()));
-    }
-}
-
-/// Connect Four that panics (a bug in a Rust game) a few plies down.
-#[derive(Clone)]
-struct Panicky(Position, u32);
-
-impl Game for Panicky {
-    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        self.0.moves(out)
-    }
-    fn play(&mut self, mv: Move) {
-        assert!(self.0.moves < self.1 + 5, "a bug in the game");
-        self.0.play(mv)
-    }
-    fn undo(&mut self, mv: Move) {
-        self.0.undo(mv)
-    }
-    fn outcome(&mut self) -> Option<i32> {
-        self.0.outcome()
-    }
-    fn evaluate(&mut self) -> i32 {
-        self.0.evaluate()
-    }
-    fn hash(&mut self) -> Option<u64> {
-        self.0.hash()
-    }
-    fn max_to_move(&mut self) -> Option<bool> {
-        self.0.max_to_move()
-    }
-    fn bounds(&mut self) -> Option<(i32, i32)> {
-        self.0.bounds()
+        assert_eq!((g.p.moves, g.p.hash()), (start.moves, start.clone().hash()));
     }
 }
 
@@ -397,7 +385,11 @@ fn a_panic_on_any_thread_reaches_the_caller_and_the_pool_lives_on() {
             table: Some(&mut table),
             ..solve_opts(2)
         };
-        let mut g = Panicky(start.clone(), 0);
+        let mut g = Faulty {
+            p: start.clone(),
+            start: 0,
+            fault: Fault::Panic,
+        };
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             search_parallel(&mut g, &mut opts)
         }));
