@@ -16,6 +16,12 @@
 #define MM_VERSION_STRING "0.2.0"
 
 /**
+ * A principal variation's entry for a chance step (the outcome is not chosen):
+ * `INT64_MIN + 1`.
+ */
+#define MM_MOVE_ANY (INT64_MIN + 1)
+
+/**
  * `max_depth` for "until the value is proven".
  */
 #define MM_DEPTH_UNLIMITED UINT32_MAX
@@ -196,6 +202,34 @@ typedef enum mm_status {
    * the search whose callback is calling): a table serves one search at a time.
    */
   MM_ERR_TABLE_BUSY = 34,
+  /**
+   * A chance node of the game listed no outcomes.
+   */
+  MM_ERR_GAME_NO_OUTCOMES = 35,
+  /**
+   * A chance node of the game gave a weight that is negative, NaN or infinite (or
+   * weights whose sum overflows).
+   */
+  MM_ERR_GAME_BAD_WEIGHT = 36,
+  /**
+   * A chance node of the game gave weights that sum to zero.
+   */
+  MM_ERR_GAME_ZERO_WEIGHTS = 37,
+  /**
+   * A deterministic method (`MM_SEARCH_MINIMAX` to `MM_SEARCH_EXACT`) met a chance
+   * node: search games with chance nodes by `MM_SEARCH_EXPECTIMAX`, `STAR1` or `STAR2`.
+   */
+  MM_ERR_GAME_CHANCE_NODE = 38,
+  /**
+   * Star1 and Star2 need score bounds (the game's `bounds` callback, or a tree's
+   * leaves), and there were none.
+   */
+  MM_ERR_NEEDS_BOUNDS = 39,
+  /**
+   * A tree's chance node has a weight that is negative, NaN or infinite, or weights
+   * that sum to zero.
+   */
+  MM_ERR_BAD_WEIGHT = 40,
 } mm_status;
 
 /**
@@ -283,12 +317,32 @@ typedef struct mm_game {
    * `copy_context`.
    */
   void (*free_context)(void *copy);
+  /**
+   * Optional: whether the position is a chance node, whose next step is drawn at
+   * random from `outcomes` rather than chosen. NULL: the game has no chance nodes.
+   * Only the chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`) accept a chance
+   * node; the others get `MM_ERR_GAME_CHANCE_NODE`.
+   */
+  bool (*is_chance)(void *context);
+  /**
+   * Required with `is_chance`: at a chance node, writes the outcomes into `outcomes`
+   * and their weights into `weights` (room for `capacity` of each) and returns how
+   * many there are. Weights are finite and non-negative with a positive sum; an
+   * outcome's probability is its weight over the sum, and an outcome of weight 0 is
+   * never played. Outcomes are played and undone with `play` and `undo`, like moves.
+   */
+  int (*outcomes)(void *context, int64_t *outcomes, double *weights, size_t capacity);
 } mm_game;
 
 /**
  * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
  */
 typedef uint32_t mm_search_method;
+
+/**
+ * The kind of value in a result: one of the `MM_VALUE_*` values.
+ */
+typedef uint8_t mm_value_kind;
 
 /**
  * A progress report, after each completed iteration.
@@ -306,6 +360,14 @@ typedef struct mm_progress {
    */
   const int64_t *pv;
   size_t pv_len;
+  /**
+   * `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
+   */
+  mm_value_kind value_kind;
+  /**
+   * A chance method's expected value (MAX's view); `value` as a double otherwise.
+   */
+  double expected;
 } mm_progress;
 
 /**
@@ -426,11 +488,18 @@ typedef struct mm_search_result {
   bool exact;
   /**
    * Whether the value is the game's true value: no line was cut by the depth limit
-   * (every line reached a final position, or one the game's bounds settle).
+   * (every line reached a final position, or one the game's bounds settle; in a
+   * chance search, every outcome of non-zero weight too).
    */
   bool proven;
   /**
-   * For a proven value, the plies to the end; -1 otherwise.
+   * `MM_VALUE_INTEGER` (the deterministic methods: read `value`) or
+   * `MM_VALUE_EXPECTED` (the chance methods: read `expected`). Always written.
+   */
+  mm_value_kind value_kind;
+  /**
+   * For a proven value, the plies to the end; -1 otherwise (and in a chance search,
+   * whose expectation has no single distance).
    */
   int32_t plies_to_end;
   /**
@@ -450,6 +519,12 @@ typedef struct mm_search_result {
    * How many threads searched.
    */
   uint32_t threads_used;
+  /**
+   * When `value_kind` is `MM_VALUE_EXPECTED`: the expected score, MAX's view. Not
+   * written for `MM_VALUE_INTEGER`, so that results of the 0.2.0 layout (which ends
+   * before this field) stay valid for callers compiled against it.
+   */
+  double expected;
 } mm_search_result;
 
 /**
@@ -568,6 +643,11 @@ typedef struct mm_tree_solution {
 } mm_tree_solution;
 
 /**
+ * A move: any integer the game chooses.
+ */
+typedef int64_t Move;
+
+/**
  * Plain minimax: prunes nothing, no table; the teaching reference.
  */
 #define MM_SEARCH_MINIMAX 0
@@ -586,6 +666,35 @@ typedef struct mm_tree_solution {
  * The exact game value by null-window searches narrowing the score range (MTD-style).
  */
 #define MM_SEARCH_EXACT 3
+
+/**
+ * Expectiminimax, for games with chance nodes: prunes nothing; the reference.
+ */
+#define MM_SEARCH_EXPECTIMAX 4
+
+/**
+ * Expectiminimax with alpha-beta and Ballard's Star1 pruning at chance nodes; needs the
+ * game's `bounds` (else `MM_ERR_NEEDS_BOUNDS`), which must hold every score and
+ * evaluation below the root (else `MM_ERR_GAME_BAD_BOUNDS`).
+ */
+#define MM_SEARCH_STAR1 5
+
+/**
+ * Star1 with Star2's probing: one move of each outcome first, whose bounds often settle
+ * a chance node early. Needs bounds as Star1 does.
+ */
+#define MM_SEARCH_STAR2 6
+
+/**
+ * The value is the integer `value` (the deterministic methods).
+ */
+#define MM_VALUE_INTEGER 0
+
+/**
+ * The value is the expected score `expected` (the chance methods); `value` holds it
+ * rounded to the nearest integer.
+ */
+#define MM_VALUE_EXPECTED 1
 
 /**
  * Plain minimax: visits every node (the teaching reference).
@@ -607,6 +716,11 @@ typedef struct mm_tree_solution {
  * The algorithm to use when in doubt: `MM_ALGORITHM_FASTEST`.
  */
 #define MM_ALGORITHM_DEFAULT MM_ALGORITHM_FASTEST
+
+/**
+ * The principal variation's entry for a chance step: the outcome is not chosen.
+ */
+#define ANY_OUTCOME (INT64_MIN + 1)
 
 #ifdef __cplusplus
 extern "C" {

@@ -51,7 +51,9 @@ fn rust_layouts() -> Vec<Layout> {
             nodes,
             elapsed_us,
             pv,
-            pv_len
+            pv_len,
+            value_kind,
+            expected
         }),
         layout!(mm_search_options {
             struct_size,
@@ -83,6 +85,8 @@ fn rust_layouts() -> Vec<Layout> {
             bounds,
             copy_context,
             free_context,
+            is_chance,
+            outcomes,
         }),
         layout!(mm_search_stats {
             nodes,
@@ -98,11 +102,13 @@ fn rust_layouts() -> Vec<Layout> {
             value,
             exact,
             proven,
+            value_kind,
             plies_to_end,
             depth,
             pv_len,
             stats,
             threads_used,
+            expected,
         }),
         layout!(mm_stats {
             nodes,

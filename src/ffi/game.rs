@@ -63,6 +63,24 @@ pub struct mm_game {
     /// Frees a context made by `copy_context`, when the search ends. Required with
     /// `copy_context`.
     pub free_context: Option<unsafe extern "C" fn(copy: *mut c_void)>,
+    /// Optional: whether the position is a chance node, whose next step is drawn at
+    /// random from `outcomes` rather than chosen. NULL: the game has no chance nodes.
+    /// Only the chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`) accept a chance
+    /// node; the others get `MM_ERR_GAME_CHANCE_NODE`.
+    pub is_chance: Option<unsafe extern "C" fn(context: *mut c_void) -> bool>,
+    /// Required with `is_chance`: at a chance node, writes the outcomes into `outcomes`
+    /// and their weights into `weights` (room for `capacity` of each) and returns how
+    /// many there are. Weights are finite and non-negative with a positive sum; an
+    /// outcome's probability is its weight over the sum, and an outcome of weight 0 is
+    /// never played. Outcomes are played and undone with `play` and `undo`, like moves.
+    pub outcomes: Option<
+        unsafe extern "C" fn(
+            context: *mut c_void,
+            outcomes: *mut i64,
+            weights: *mut f64,
+            capacity: usize,
+        ) -> c_int,
+    >,
 }
 
 impl Default for mm_game {
@@ -81,12 +99,16 @@ impl Default for mm_game {
             bounds: None,
             copy_context: None,
             free_context: None,
+            is_chance: None,
+            outcomes: None,
         }
     }
 }
 
 /// The size of `mm_game` before the copy callbacks (version 0.2.0's first layout).
 const GAME_SIZE_WITHOUT_COPY: usize = std::mem::offset_of!(mm_game, copy_context);
+/// The size of `mm_game` before the chance callbacks (version 0.2.0's last layout).
+const GAME_SIZE_WITHOUT_CHANCE: usize = std::mem::offset_of!(mm_game, is_chance);
 /// The size of `mm_search_options` before `threads`.
 const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_options, threads);
 
@@ -114,6 +136,26 @@ pub const MM_SEARCH_ALPHABETA: mm_search_method = 1;
 pub const MM_SEARCH_PVS: mm_search_method = 2;
 /// The exact game value by null-window searches narrowing the score range (MTD-style).
 pub const MM_SEARCH_EXACT: mm_search_method = 3;
+/// Expectiminimax, for games with chance nodes: prunes nothing; the reference.
+pub const MM_SEARCH_EXPECTIMAX: mm_search_method = 4;
+/// Expectiminimax with alpha-beta and Ballard's Star1 pruning at chance nodes; needs the
+/// game's `bounds` (else `MM_ERR_NEEDS_BOUNDS`), which must hold every score and
+/// evaluation below the root (else `MM_ERR_GAME_BAD_BOUNDS`).
+pub const MM_SEARCH_STAR1: mm_search_method = 5;
+/// Star1 with Star2's probing: one move of each outcome first, whose bounds often settle
+/// a chance node early. Needs bounds as Star1 does.
+pub const MM_SEARCH_STAR2: mm_search_method = 6;
+/// The kind of value in a result: one of the `MM_VALUE_*` values.
+pub type mm_value_kind = u8;
+/// The value is the integer `value` (the deterministic methods).
+pub const MM_VALUE_INTEGER: mm_value_kind = 0;
+/// The value is the expected score `expected` (the chance methods); `value` holds it
+/// rounded to the nearest integer.
+pub const MM_VALUE_EXPECTED: mm_value_kind = 1;
+/// A principal variation's entry for a chance step (the outcome is not chosen):
+/// `INT64_MIN + 1`.
+pub const MM_MOVE_ANY: i64 = i64::MIN + 1;
+const _: () = assert!(MM_MOVE_ANY == search::ANY_OUTCOME);
 /// `max_depth` for "until the value is proven".
 pub const MM_DEPTH_UNLIMITED: u32 = u32::MAX;
 /// The most `threads` a search takes; more gets `MM_ERR_BAD_OPTIONS`.
@@ -131,6 +173,10 @@ pub struct mm_progress {
     /// The principal variation, valid during the call only.
     pub pv: *const i64,
     pub pv_len: usize,
+    /// `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
+    pub value_kind: mm_value_kind,
+    /// A chance method's expected value (MAX's view); `value` as a double otherwise.
+    pub expected: f64,
 }
 
 /// How to search. Fill it with `mm_search_options_init`, then change what you need.
@@ -326,9 +372,14 @@ pub struct mm_search_result {
     /// Whether `value` is exact at `depth` (false: a bound, or no iteration finished).
     pub exact: bool,
     /// Whether the value is the game's true value: no line was cut by the depth limit
-    /// (every line reached a final position, or one the game's bounds settle).
+    /// (every line reached a final position, or one the game's bounds settle; in a
+    /// chance search, every outcome of non-zero weight too).
     pub proven: bool,
-    /// For a proven value, the plies to the end; -1 otherwise.
+    /// `MM_VALUE_INTEGER` (the deterministic methods: read `value`) or
+    /// `MM_VALUE_EXPECTED` (the chance methods: read `expected`). Always written.
+    pub value_kind: mm_value_kind,
+    /// For a proven value, the plies to the end; -1 otherwise (and in a chance search,
+    /// whose expectation has no single distance).
     pub plies_to_end: i32,
     /// The depth of the last completed iteration.
     pub depth: u32,
@@ -339,6 +390,10 @@ pub struct mm_search_result {
     pub stats: mm_search_stats,
     /// How many threads searched.
     pub threads_used: u32,
+    /// When `value_kind` is `MM_VALUE_EXPECTED`: the expected score, MAX's view. Not
+    /// written for `MM_VALUE_INTEGER`, so that results of the 0.2.0 layout (which ends
+    /// before this field) stay valid for callers compiled against it.
+    pub expected: f64,
 }
 
 /// Fills `*options` with the defaults, `struct_size` included.
@@ -384,6 +439,8 @@ struct CGame {
     outcome: unsafe extern "C" fn(*mut c_void, *mut i32) -> bool,
     evaluate: unsafe extern "C" fn(*mut c_void) -> i32,
     buffer: Vec<i64>,
+    /// The weights the `outcomes` callback writes (empty when the game has none).
+    weights: Vec<f64>,
 }
 
 // SAFETY (for every call below): the callbacks come from the caller's `mm_game`, whose
@@ -437,12 +494,40 @@ impl Game for CGame {
         // SAFETY: see above; `lo` and `hi` are live locals.
         unsafe { f(self.game.context, &mut lo, &mut hi) }.then_some((lo, hi))
     }
+    fn is_chance(&mut self) -> bool {
+        // SAFETY: see above.
+        self.game
+            .is_chance
+            .is_some_and(|f| unsafe { f(self.game.context) })
+    }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        let f = self.game.outcomes.ok_or(GameError::NoOutcomes)?;
+        let cap = self.buffer.len().min(self.weights.len());
+        let (moves, weights) = (self.buffer.as_mut_ptr(), self.weights.as_mut_ptr());
+        // SAFETY: see above; both buffers have at least `cap` writable entries.
+        let n = unsafe { f(self.game.context, moves, weights, cap) };
+        if n < 0 {
+            return Err(GameError::NegativeMoveCount);
+        }
+        let n = n as usize;
+        if n > cap {
+            return Err(GameError::TooManyMoves);
+        }
+        out.extend(
+            self.buffer[..n]
+                .iter()
+                .copied()
+                .zip(self.weights[..n].iter().copied()),
+        );
+        Ok(())
+    }
 }
 
 impl Fork for CGame {
     fn fork(&self) -> Option<Self> {
         let (copy, _) = (self.game.copy_context?, self.game.free_context?);
         let buffer = move_buffer(self.buffer.len()).ok()?;
+        let weights = self.weights.clone();
         // SAFETY: the caller's copy callback with its context, on the calling thread.
         let context = unsafe { copy(self.game.context) };
         (!context.is_null()).then(|| CGame {
@@ -452,6 +537,7 @@ impl Fork for CGame {
             },
             owned: true,
             buffer,
+            weights,
             ..*self
         })
     }
@@ -510,7 +596,8 @@ pub unsafe extern "C" fn mm_search(
             return Err(MM_ERR_NULL_ARGUMENT);
         }
         // SAFETY: non-NULL, and a valid game of its `struct_size` (caller's guarantee).
-        let game = unsafe { read_sized(game, mm_game::default(), &[GAME_SIZE_WITHOUT_COPY]) }?;
+        let sizes = [GAME_SIZE_WITHOUT_COPY, GAME_SIZE_WITHOUT_CHANCE];
+        let game = unsafe { read_sized(game, mm_game::default(), &sizes) }?;
         let out = non_null(out)?;
         if pv.is_null() && pv_cap > 0 {
             return Err(MM_ERR_NULL_ARGUMENT);
@@ -527,7 +614,9 @@ pub unsafe extern "C" fn mm_search(
             // `mm_search_options_init` (caller's guarantee).
             unsafe { read_sized(options, defaults, &[OPTIONS_SIZE_WITHOUT_THREADS]) }?
         };
-        if game.copy_context.is_some() && game.free_context.is_none() {
+        if game.copy_context.is_some() && game.free_context.is_none()
+            || game.is_chance.is_some() && game.outcomes.is_none()
+        {
             return Err(MM_ERR_NULL_ARGUMENT);
         }
         if c_opts.max_moves == 0 || c_opts.threads > MM_MAX_THREADS {
@@ -538,6 +627,9 @@ pub unsafe extern "C" fn mm_search(
             MM_SEARCH_ALPHABETA => Method::AlphaBeta,
             MM_SEARCH_PVS => Method::Pvs,
             MM_SEARCH_EXACT => Method::Exact,
+            MM_SEARCH_EXPECTIMAX => Method::Expectimax,
+            MM_SEARCH_STAR1 => Method::Star1,
+            MM_SEARCH_STAR2 => Method::Star2,
             _ => return Err(MM_ERR_UNKNOWN_ALGORITHM),
         };
         let required = (
@@ -564,6 +656,8 @@ pub unsafe extern "C" fn mm_search(
                     elapsed_us: p.elapsed.as_micros() as u64,
                     pv: p.pv.as_ptr(),
                     pv_len: p.pv.len(),
+                    value_kind: kind_of(p.expected),
+                    expected: p.expected.unwrap_or(p.value as f64),
                 };
                 // SAFETY: the caller's progress callback with its context; `r` is live.
                 unsafe { f(c_opts.progress_context, &r) };
@@ -599,7 +693,11 @@ pub unsafe extern "C" fn mm_search(
             outcome,
             evaluate,
             buffer: move_buffer(c_opts.max_moves)?,
+            weights: Vec::new(),
         };
+        if game.is_chance.is_some() {
+            cgame.weights = move_buffer(c_opts.max_moves)?;
+        }
         let r = search::search_parallel(&mut cgame, &mut opts)?;
         let n = r.pv.len().min(pv_cap);
         if n > 0 {
@@ -607,12 +705,13 @@ pub unsafe extern "C" fn mm_search(
             unsafe { std::ptr::copy_nonoverlapping(r.pv.as_ptr(), pv, n) };
         }
         let s = r.stats;
-        let result = mm_search_result {
+        let mut result = mm_search_result {
             has_move: r.best_move.is_some(),
             best_move: r.best_move.unwrap_or(0),
             value: r.value,
             exact: r.exact,
             proven: r.proven,
+            value_kind: kind_of(r.expected),
             plies_to_end: r.plies_to_end.map_or(-1, |p| p as i32),
             depth: r.depth,
             pv_len: r.pv.len(),
@@ -625,20 +724,47 @@ pub unsafe extern "C" fn mm_search(
                 elapsed_us: s.elapsed.as_micros() as u64,
             },
             threads_used: r.threads as u32,
+            expected: 0.0,
         };
-        // SAFETY: non-NULL and writable (caller's guarantee).
-        unsafe { out.write(result) };
+        match r.expected {
+            // SAFETY: non-NULL and writable (caller's guarantee); a caller that asked for
+            // a chance method has this version's header, so the whole struct.
+            Some(e) => unsafe {
+                result.expected = e;
+                out.write(result)
+            },
+            // SAFETY: as above, but only the 0.2.0 layout's bytes, which every caller's
+            // struct has: a prefix of the struct, from a live local of its type.
+            None => unsafe {
+                std::ptr::copy_nonoverlapping(
+                    (&result as *const mm_search_result).cast::<u8>(),
+                    out.cast::<u8>(),
+                    RESULT_SIZE_WITHOUT_EXPECTED,
+                )
+            },
+        }
         Ok(())
     })
 }
 
-/// The buffer the `moves` callback writes into: `max_moves` may be anything a caller
-/// sets, so a failed allocation is a status rather than an abort.
-fn move_buffer(max_moves: usize) -> Result<Vec<i64>, mm_status> {
+/// The size of `mm_search_result` in version 0.2.0: it ended at `threads_used` (and its
+/// padding), before `expected`.
+const RESULT_SIZE_WITHOUT_EXPECTED: usize = std::mem::offset_of!(mm_search_result, expected);
+
+fn kind_of(expected: Option<f64>) -> mm_value_kind {
+    match expected {
+        Some(_) => MM_VALUE_EXPECTED,
+        None => MM_VALUE_INTEGER,
+    }
+}
+
+/// A buffer the `moves` or `outcomes` callback writes into: `max_moves` may be anything
+/// a caller sets, so a failed allocation is a status rather than an abort.
+fn move_buffer<T: Clone + Default>(max_moves: usize) -> Result<Vec<T>, mm_status> {
     let mut buffer = Vec::new();
     buffer
         .try_reserve_exact(max_moves)
         .map_err(|_| MM_ERR_OUT_OF_MEMORY)?;
-    buffer.resize(max_moves, 0);
+    buffer.resize(max_moves, T::default());
     Ok(buffer)
 }

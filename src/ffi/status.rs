@@ -86,12 +86,28 @@ pub enum mm_status {
     /// The table given in the options is in use by another search (on another thread, or
     /// the search whose callback is calling): a table serves one search at a time.
     MM_ERR_TABLE_BUSY = 34,
+    /// A chance node of the game listed no outcomes.
+    MM_ERR_GAME_NO_OUTCOMES = 35,
+    /// A chance node of the game gave a weight that is negative, NaN or infinite (or
+    /// weights whose sum overflows).
+    MM_ERR_GAME_BAD_WEIGHT = 36,
+    /// A chance node of the game gave weights that sum to zero.
+    MM_ERR_GAME_ZERO_WEIGHTS = 37,
+    /// A deterministic method (`MM_SEARCH_MINIMAX` to `MM_SEARCH_EXACT`) met a chance
+    /// node: search games with chance nodes by `MM_SEARCH_EXPECTIMAX`, `STAR1` or `STAR2`.
+    MM_ERR_GAME_CHANCE_NODE = 38,
+    /// Star1 and Star2 need score bounds (the game's `bounds` callback, or a tree's
+    /// leaves), and there were none.
+    MM_ERR_NEEDS_BOUNDS = 39,
+    /// A tree's chance node has a weight that is negative, NaN or infinite, or weights
+    /// that sum to zero.
+    MM_ERR_BAD_WEIGHT = 40,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 35] = [
+const ALL: [mm_status; 41] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -127,6 +143,12 @@ const ALL: [mm_status; 35] = [
     MM_ERR_OUT_OF_MEMORY,
     MM_ERR_BAD_STRUCT_SIZE,
     MM_ERR_TABLE_BUSY,
+    MM_ERR_GAME_NO_OUTCOMES,
+    MM_ERR_GAME_BAD_WEIGHT,
+    MM_ERR_GAME_ZERO_WEIGHTS,
+    MM_ERR_GAME_CHANCE_NODE,
+    MM_ERR_NEEDS_BOUNDS,
+    MM_ERR_BAD_WEIGHT,
 ];
 
 impl mm_status {
@@ -180,6 +202,18 @@ impl mm_status {
             MM_ERR_OUT_OF_MEMORY => c"the memory asked for could not be allocated",
             MM_ERR_BAD_STRUCT_SIZE => c"struct_size is not a size of the struct this library knows",
             MM_ERR_TABLE_BUSY => c"the table is in use by another search",
+            MM_ERR_GAME_NO_OUTCOMES => c"a chance node of the game listed no outcomes",
+            MM_ERR_GAME_BAD_WEIGHT => {
+                c"a chance node of the game gave a negative, NaN or infinite weight"
+            }
+            MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
+            MM_ERR_GAME_CHANCE_NODE => {
+                c"a deterministic method met a chance node; use MM_SEARCH_EXPECTIMAX, STAR1 or STAR2"
+            }
+            MM_ERR_NEEDS_BOUNDS => c"Star1 and Star2 need score bounds, and there are none",
+            MM_ERR_BAD_WEIGHT => {
+                c"a chance node's weight is negative, NaN or infinite, or its weights sum to zero"
+            }
         }
     }
 }
@@ -216,6 +250,11 @@ impl From<GameError> for mm_status {
             GameError::NoMovesNotOver => MM_ERR_GAME_NO_MOVES,
             GameError::BadBounds => MM_ERR_GAME_BAD_BOUNDS,
             GameError::TooDeep => MM_ERR_GAME_TOO_DEEP,
+            GameError::NoOutcomes => MM_ERR_GAME_NO_OUTCOMES,
+            GameError::BadWeight => MM_ERR_GAME_BAD_WEIGHT,
+            GameError::ZeroWeights => MM_ERR_GAME_ZERO_WEIGHTS,
+            GameError::ChanceNode => MM_ERR_GAME_CHANCE_NODE,
+            GameError::NoBounds => MM_ERR_NEEDS_BOUNDS,
         }
     }
 }
@@ -287,6 +326,12 @@ mod tests {
             (MM_ERR_OUT_OF_MEMORY, 32),
             (MM_ERR_BAD_STRUCT_SIZE, 33),
             (MM_ERR_TABLE_BUSY, 34),
+            (MM_ERR_GAME_NO_OUTCOMES, 35),
+            (MM_ERR_GAME_BAD_WEIGHT, 36),
+            (MM_ERR_GAME_ZERO_WEIGHTS, 37),
+            (MM_ERR_GAME_CHANCE_NODE, 38),
+            (MM_ERR_NEEDS_BOUNDS, 39),
+            (MM_ERR_BAD_WEIGHT, 40),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

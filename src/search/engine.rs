@@ -20,7 +20,7 @@ struct Best {
 }
 
 /// Why a search stopped before its end.
-enum Halt {
+pub(crate) enum Halt {
     /// A limit or the stop flag: the last completed iteration stands.
     Limit,
     /// The game broke its contract.
@@ -106,6 +106,9 @@ struct Engine<'a, G: Game> {
 /// iteration's answer (or, if none completed, the first legal move). One thread:
 /// `opts.threads` is for [`super::search_parallel`].
 pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
+    if opts.method.is_chance() {
+        return super::chance::search(game, opts);
+    }
     let plan = Plan::new(opts);
     let (mut lent, mut own) = (opts.table.take(), None);
     let table = search_table(opts.method, &mut lent, &mut own, opts.table_bytes);
@@ -195,6 +198,7 @@ impl<G: Game> Engine<'_, G> {
         let mut result = SearchResult {
             best_move: None,
             value: 0,
+            expected: None,
             exact: false,
             proven: false,
             plies_to_end: None,
@@ -244,6 +248,7 @@ impl<G: Game> Engine<'_, G> {
                 report(&Progress {
                     depth,
                     value: result.value,
+                    expected: None,
                     nodes: self.stats.nodes,
                     elapsed: self.plan.start.elapsed(),
                     pv: &result.pv,
@@ -344,12 +349,7 @@ impl<G: Game> Engine<'_, G> {
                     return self.halt();
                 }
             }
-            let stopped = self.stop.is_some_and(|s| s.load(Ordering::Relaxed) != 0);
-            let late = self
-                .plan
-                .time_limit
-                .is_some_and(|t| self.plan.start.elapsed() >= t);
-            if stopped || late {
+            if stopped_or_late(&self.plan, self.stop) {
                 return self.halt();
             }
         }
@@ -417,6 +417,9 @@ impl<G: Game> Engine<'_, G> {
             check_score(score)?;
             self.stats.leaves += 1;
             return Ok(value::final_at(sign * score as i64, ply));
+        }
+        if self.game.is_chance() {
+            return Err(GameError::ChanceNode.into());
         }
         let method = self.plan.method;
         let prune = method != Method::Minimax;
@@ -704,10 +707,16 @@ impl<G: Game> Engine<'_, G> {
     }
 }
 
+/// Whether the stop flag is set or the time is up: asked every 256 nodes.
+pub(crate) fn stopped_or_late(plan: &Plan, stop: Option<&AtomicI32>) -> bool {
+    stop.is_some_and(|s| s.load(Ordering::Relaxed) != 0)
+        || plan.time_limit.is_some_and(|t| plan.start.elapsed() >= t)
+}
+
 /// A root value as the score in MAX's view. Every score the engine meets lies strictly
 /// inside int32, and so does this; the clamp only keeps that promise to C should a
 /// value ever stray.
-fn max_view(sign: i64, v: i64) -> i32 {
+pub(crate) fn max_view(sign: i64, v: i64) -> i32 {
     let score = sign * value::score(v);
     debug_assert!(
         score > i32::MIN as i64 && score < i32::MAX as i64,
@@ -716,7 +725,7 @@ fn max_view(sign: i64, v: i64) -> i32 {
     score.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32
 }
 
-fn check_score(score: i32) -> Result<(), GameError> {
+pub(crate) fn check_score(score: i32) -> Result<(), GameError> {
     if score == i32::MIN || score == i32::MAX {
         Err(GameError::ScoreOutOfRange)
     } else {

@@ -34,6 +34,7 @@
 //! assert!(result.proven);
 //! ```
 
+mod chance;
 mod engine;
 mod parallel;
 mod pool;
@@ -43,6 +44,7 @@ mod value;
 use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
+pub use chance::ANY_OUTCOME;
 pub use engine::search;
 pub use parallel::{Fork, MAX_THREADS, search_parallel};
 pub use table::Table;
@@ -80,6 +82,19 @@ pub trait Game {
     fn bounds(&mut self) -> Option<(i32, i32)> {
         None
     }
+    /// Whether the position is a chance node: its next step is drawn at random from
+    /// [`Game::outcomes`] rather than chosen by a player. Only the chance methods
+    /// ([`Method::Expectimax`], [`Method::Star1`], [`Method::Star2`]) search such games.
+    fn is_chance(&mut self) -> bool {
+        false
+    }
+    /// At a chance node, appends the outcomes to `out` (which is empty) with their
+    /// weights: each finite and non-negative, summing to a positive value; an outcome's
+    /// probability is its weight over the sum. Outcomes are played and undone like moves.
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        let _ = out;
+        Ok(())
+    }
 }
 
 /// A game that broke its contract. The search stops and reports it.
@@ -97,6 +112,16 @@ pub enum GameError {
     BadBounds,
     /// The search went deeper than the engine's ply limit.
     TooDeep,
+    /// A chance node listed no outcomes.
+    NoOutcomes,
+    /// An outcome's weight was negative, NaN or infinite (or the weights' sum overflowed).
+    BadWeight,
+    /// A chance node's weights summed to zero.
+    ZeroWeights,
+    /// A deterministic method met a chance node: use a chance method.
+    ChanceNode,
+    /// Star1 and Star2 need the game's score bounds, and the game gave none.
+    NoBounds,
 }
 
 /// Which search to run.
@@ -110,14 +135,32 @@ pub enum Method {
     Pvs,
     /// The exact game value, by null-window searches that narrow the score range.
     Exact,
+    /// Expectiminimax for games with chance nodes: MAX, MIN and chance nodes, pruning
+    /// nothing; the chance methods' reference.
+    Expectimax,
+    /// Expectiminimax with alpha-beta at MAX and MIN nodes and Ballard's Star1 pruning at
+    /// chance nodes, which needs the game's score bounds.
+    Star1,
+    /// Star1, and before a chance node's outcomes are searched, a probe of each one's
+    /// first move (Ballard's Star2): its bounds often settle the chance node early.
+    Star2,
+}
+
+impl Method {
+    /// Whether this method searches games with chance nodes (and returns expected values).
+    pub fn is_chance(self) -> bool {
+        matches!(self, Method::Expectimax | Method::Star1 | Method::Star2)
+    }
 }
 
 /// What a progress report says, after each completed iteration.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress<'a> {
     pub depth: u32,
-    /// MAX's view.
+    /// MAX's view (a chance search's expected value, rounded).
     pub value: i32,
+    /// A chance search's expected value; `None` for the deterministic methods.
+    pub expected: Option<f64>,
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: &'a [Move],
@@ -187,21 +230,30 @@ pub struct SearchStats {
 }
 
 /// The answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SearchResult {
-    /// The move to play, or `None` if the game is already over.
+    /// The move to play, or `None` if the game is already over (or, in a chance search,
+    /// if the root is a chance node: there is nothing to choose).
     pub best_move: Option<Move>,
-    /// The value from MAX's point of view.
+    /// The value from MAX's point of view (a chance search's expected value, rounded to
+    /// the nearest integer).
     pub value: i32,
+    /// Which kind of value the search found: `None` for the deterministic methods, whose
+    /// value is the integer `value`; for the chance methods, the expected score in MAX's
+    /// view.
+    pub expected: Option<f64>,
     /// Whether `value` is exact at `depth` (false: a bound, or no iteration finished).
     pub exact: bool,
-    /// Whether the value is the game's true value, every line reaching a final position.
+    /// Whether the value is the game's true value, every line reaching a final position
+    /// (in a chance search: every outcome of non-zero weight too).
     pub proven: bool,
-    /// For a proven value, the plies to the end along the principal variation.
+    /// For a proven value, the plies to the end along the principal variation (`None` in
+    /// a chance search: an expectation over many lines has no single distance).
     pub plies_to_end: Option<u32>,
     /// The depth of the last completed iteration.
     pub depth: u32,
-    /// The principal variation, `best_move` first.
+    /// The principal variation, `best_move` first. In a chance search a chance step shows
+    /// as [`ANY_OUTCOME`], and the line goes on below its most likely outcome.
     pub pv: Vec<Move>,
     /// Summed over the threads.
     pub stats: SearchStats,

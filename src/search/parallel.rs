@@ -113,7 +113,8 @@ pub(crate) fn resolve_threads(threads: usize) -> usize {
 
 /// Searches `game` on `opts.threads` threads (0: one per core; at most [`MAX_THREADS`]),
 /// each with its own copy of the game. Runs on one thread, as [`search`] does, when one
-/// is asked for, for plain minimax (which shares nothing), without a table (no `hash`,
+/// is asked for, for plain minimax (which shares nothing), for the chance methods (not
+/// parallel yet), without a table (no `hash`,
 /// or `table_bytes` 0), or when the game gives no copy; `SearchResult::threads` says how
 /// many ran.
 ///
@@ -127,7 +128,8 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     opts: &mut Options<'_>,
 ) -> Result<SearchResult, GameError> {
     let threads = resolve_threads(opts.threads);
-    if threads <= 1 || opts.method == Method::Minimax || game.hash().is_none() {
+    let shares_nothing = opts.method == Method::Minimax || opts.method.is_chance();
+    if threads <= 1 || shares_nothing || game.hash().is_none() {
         return search(game, opts);
     }
     let (mut lent, mut own) = (opts.table.take(), None);
@@ -197,6 +199,7 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
         report(&Progress {
             depth: result.depth,
             value: result.value,
+            expected: result.expected,
             nodes: result.stats.nodes,
             elapsed: result.stats.elapsed,
             pv: &result.pv,
