@@ -4,7 +4,8 @@
 #   make header    regenerate include/minimax.h from the Rust sources
 #   make test      cargo test (the README's test command)
 #   make bench     the speed benchmarks: textbook C code beside the library (ratios), then
-#                  the game engine (tic-tac-toe on 1 and 2 threads; Connect Four on Pons' sets
+#                  the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
+#                  Star1 and Star2 against plain expectimax; Connect Four on Pons' sets
 #                  against a same-run reference, in C and Rust, and on 1, 2 and 4 threads)
 #   make tsan      the multi-thread tests under ThreadSanitizer (nightly)
 #   make fuzz      every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz)
@@ -21,7 +22,7 @@ LIBDIR := $(CURDIR)/target/release
 BUILD  := build
 LDLIBS := -L$(LIBDIR) -lminimax -Wl,-rpath,$(LIBDIR)
 
-C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4
+C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
@@ -57,6 +58,9 @@ demo: examples
 	@echo
 	@echo '== tree_solver c_examples/exercise.tree --dot build/exercise.dot =='
 	@$(BUILD)/tree_solver --dot $(BUILD)/exercise.dot c_examples/exercise.tree
+	@echo
+	@echo '== 2048 --moves 3 --show (the engine'"'"'s expectimax over chance nodes) =='
+	@$(BUILD)/2048 --moves 3 --show
 
 # The benchmark is built with -O2 like the textbook code it measures against.
 $(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUILD)
@@ -64,11 +68,20 @@ $(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUI
 
 # Pons' Connect Four sets are read where they are (C4_DATA), never copied in.
 C4_DATA ?= ../shared/data/connect4
-bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe
-	$(CARGO) build --release --example connect4
+bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
+	$(CARGO) build --release --example connect4 --example star
 	$(BUILD)/bench $(BENCH_ARGS)
 	$(BUILD)/tictactoe --solve --threads 2 --timing
-	$(BUILD)/connect4_bench --data $(C4_DATA) --rust $(CURDIR)/target/release/examples/connect4
+	rm -f $(BUILD)/bench-*.log
+	$(BUILD)/2048 --games 20 --seed 1 | tee $(BUILD)/bench-2048.log
+	$(CURDIR)/target/release/examples/star | tee $(BUILD)/bench-star.log
+	$(BUILD)/connect4_bench --data $(C4_DATA) --rust $(CURDIR)/target/release/examples/connect4 \
+	  | tee $(BUILD)/bench-connect4.log
+	@# One SUMMARY line of every program's figures, last; a program that failed left none.
+	@for f in 2048 star connect4; do grep -q '^SUMMARY' $(BUILD)/bench-$$f.log || \
+	  { echo "bench: $$f gave no SUMMARY"; exit 1; }; done
+	@echo "SUMMARY $$(sed -n 's/^SUMMARY //p' $(BUILD)/bench-2048.log $(BUILD)/bench-star.log \
+	  $(BUILD)/bench-connect4.log | tr '\n' ' ')"
 
 $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude $< -o $@ $(LDLIBS)

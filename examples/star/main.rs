@@ -86,5 +86,5 @@ fn main() {
             "2048_d{depth}_star1={r1:.3} 2048_d{depth}_star2={r2:.3}"
         ));
     }
-    println!("SUMMARY {}", summary.join(" "));
+    println!("SUMMARY star {}", summary.join(" "));
 }
