@@ -7,6 +7,10 @@
  * Prints the value ("value: N"), the optimal line move by move, the leaves evaluated by
  * minimax and by alpha-beta, and the subtrees alpha-beta pruned. --dot FILE writes a
  * Graphviz picture of the alpha-beta search. Bad input: the parser's message, exit 1.
+ *
+ * A tree with chance nodes (`?(1: A, 2: B)`) gets its expected value instead ("expected
+ * value: X"), the line up to the first chance node, the nodes expectimax, Star1 and Star2
+ * visit, and the picture of the Star2 search (chance nodes as circles, pruned nodes grey).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +22,26 @@
 static void fail(const char *what, mm_status status) {
     fprintf(stderr, "error: %s: %s\n", what, mm_error_message(status));
     exit(1);
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *out = fopen(path, "w");
+    if (!out || fputs(text, out) < 0 || fclose(out) != 0) {
+        fprintf(stderr, "error: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+/* The picture of a search by `algorithm`, written to `path`. */
+static void write_dot(const mm_tree *tree, bool max_first, mm_algorithm algorithm, const char *path) {
+    size_t needed;
+    mm_tree_dot(tree, max_first, algorithm, NULL, 0, &needed);
+    char *picture = malloc(needed);
+    mm_status s = mm_tree_dot(tree, max_first, algorithm, picture, needed, &needed);
+    if (s != MM_OK)
+        fail("mm_tree_dot", s);
+    write_file(path, picture);
+    free(picture);
 }
 
 /* Reads the whole stream into a malloc'd buffer. */
@@ -40,6 +64,39 @@ static char *read_all(FILE *f, size_t *len) {
     }
     *len = n;
     return buf;
+}
+
+static const char *name_of(const mm_tree *tree, size_t node, char *scratch, size_t cap);
+
+/* A tree with chance nodes: its expected value by the three chance algorithms. */
+static int solve_chance(const mm_tree *tree, bool max_first, size_t height, const char *dot_path) {
+    const mm_algorithm algorithms[3] = {MM_ALGORITHM_EXPECTIMAX, MM_ALGORITHM_STAR1, MM_ALGORITHM_STAR2};
+    mm_chance_solution s[3];
+    size_t *line = malloc((height + 1) * sizeof *line);
+    for (int i = 0; i < 3; i++) {
+        mm_status st = mm_tree_expectimax(tree, max_first, algorithms[i], &s[i], line, height + 1);
+        if (st != MM_OK)
+            fail("mm_tree_expectimax", st);
+    }
+    printf("expected value: %g\n", s[0].value);
+    printf("optimal line (%s moves first), up to the first chance node:\n", max_first ? "MAX" : "MIN");
+    char a[32], b[32];
+    size_t at = 0;
+    bool max_turn = max_first;
+    for (size_t i = 0; i < s[2].line_len; i++) {
+        printf("  %s at %s chooses %s\n", max_turn ? "MAX" : "MIN", name_of(tree, at, a, sizeof a),
+               name_of(tree, line[i], b, sizeof b));
+        at = line[i];
+        max_turn = !max_turn;
+    }
+    printf("  then chance decides at %s\n", name_of(tree, at, a, sizeof a));
+    printf("nodes visited: expectimax %llu, star1 %llu, star2 %llu (star2 pruned %zu)\n",
+           (unsigned long long)s[0].stats.nodes, (unsigned long long)s[1].stats.nodes,
+           (unsigned long long)s[2].stats.nodes, s[2].pruned);
+    if (dot_path)
+        write_dot(tree, max_first, MM_ALGORITHM_STAR2, dot_path);
+    free(line);
+    return 0;
 }
 
 /* A node's name: its label, or "#index". */
@@ -95,7 +152,14 @@ int main(int argc, char **argv) {
         fail("mm_tree_size", s);
     size_t *line = malloc((height + 1) * sizeof *line);
     mm_tree_solution ab, mm;
-    if ((s = mm_tree_solve(tree, max_first, MM_ALGORITHM_ALPHABETA, &ab, line, height + 1)) != MM_OK)
+    s = mm_tree_solve(tree, max_first, MM_ALGORITHM_ALPHABETA, &ab, line, height + 1);
+    if (s == MM_ERR_GAME_CHANCE_NODE) {
+        free(line);
+        int status = solve_chance(tree, max_first, height, dot_path);
+        mm_tree_free(tree);
+        return status;
+    }
+    if (s != MM_OK)
         fail("mm_tree_solve", s);
     if ((s = mm_tree_solve(tree, max_first, MM_ALGORITHM_MINIMAX, &mm, NULL, 0)) != MM_OK)
         fail("mm_tree_solve", s);
@@ -127,19 +191,8 @@ int main(int argc, char **argv) {
         printf(" %s", name_of(tree, pruned[i], a, sizeof a));
     printf(pruned_count ? "\n" : " nothing\n");
 
-    if (dot_path) {
-        size_t needed;
-        mm_tree_dot(tree, max_first, MM_ALGORITHM_ALPHABETA, NULL, 0, &needed);
-        char *picture = malloc(needed);
-        if ((s = mm_tree_dot(tree, max_first, MM_ALGORITHM_ALPHABETA, picture, needed, &needed)) != MM_OK)
-            fail("mm_tree_dot", s);
-        FILE *out = fopen(dot_path, "w");
-        if (!out || fputs(picture, out) < 0 || fclose(out) != 0) {
-            fprintf(stderr, "error: cannot write %s\n", dot_path);
-            return 1;
-        }
-        free(picture);
-    }
+    if (dot_path)
+        write_dot(tree, max_first, MM_ALGORITHM_ALPHABETA, dot_path);
     free(pruned);
     free(line);
     mm_tree_free(tree);

@@ -49,6 +49,12 @@
 #define MAX_THREADS 256
 
 /**
+ * The most levels a tree with chance nodes may have: the engine searches it
+ * recursively, and a deeper tree would need more stack than a thread is sure to have.
+ */
+#define MAX_CHANCE_HEIGHT 1000
+
+/**
  * Subtrees of `2^BLOCK_HEIGHT` leaves are valued whole.
  */
 #define BLOCK_HEIGHT 8
@@ -216,8 +222,9 @@ typedef enum mm_status {
    */
   MM_ERR_GAME_ZERO_WEIGHTS = 37,
   /**
-   * A deterministic method (`MM_SEARCH_MINIMAX` to `MM_SEARCH_EXACT`) met a chance
-   * node: search games with chance nodes by `MM_SEARCH_EXPECTIMAX`, `STAR1` or `STAR2`.
+   * A deterministic method (`MM_SEARCH_MINIMAX` to `MM_SEARCH_EXACT`, or a tree's
+   * `MM_ALGORITHM_MINIMAX` to `FASTEST`) met a chance node: search games and trees with
+   * chance nodes by expectimax, Star1 or Star2.
    */
   MM_ERR_GAME_CHANCE_NODE = 38,
   /**
@@ -230,6 +237,18 @@ typedef enum mm_status {
    * that sum to zero.
    */
   MM_ERR_BAD_WEIGHT = 40,
+  /**
+   * The tree text has a bad weight: a chance node's child without one (`w: node`), a
+   * weight that is not a finite non-negative number, weights that sum to zero, or a
+   * weight outside a chance node's list.
+   */
+  MM_ERR_PARSE_BAD_WEIGHT = 41,
+  /**
+   * A chance algorithm (`MM_ALGORITHM_EXPECTIMAX`, `STAR1`, `STAR2`) was given to a
+   * function that returns an integer value: expected values come from
+   * `mm_expectimax_leaves` and `mm_tree_expectimax`.
+   */
+  MM_ERR_CHANCE_ALGORITHM = 42,
 } mm_status;
 
 /**
@@ -577,6 +596,29 @@ typedef struct mm_solution {
 } mm_solution;
 
 /**
+ * The answer to a tree with chance nodes.
+ */
+typedef struct mm_chance_solution {
+  /**
+   * The expected value of the root, MAX's view.
+   */
+  double value;
+  /**
+   * How many moves the optimal line has, up to the first chance node (where the next
+   * step is drawn, not chosen); written to the caller's line buffer.
+   */
+  size_t line_len;
+  /**
+   * What the search did.
+   */
+  struct mm_stats stats;
+  /**
+   * How many nodes the search never entered (pruned, or below a pruned node).
+   */
+  size_t pruned;
+} mm_chance_solution;
+
+/**
  * Where and why a text failed to parse.
  */
 typedef struct mm_parse_error {
@@ -718,6 +760,23 @@ typedef int64_t Move;
 #define MM_ALGORITHM_DEFAULT MM_ALGORITHM_FASTEST
 
 /**
+ * For trees with chance nodes (`mm_expectimax_leaves`, `mm_tree_expectimax`,
+ * `mm_tree_dot`): plain expectiminimax, which visits every node.
+ */
+#define MM_ALGORITHM_EXPECTIMAX 3
+
+/**
+ * Expectiminimax with alpha-beta and Ballard's Star1 pruning at chance nodes (the
+ * lowest and highest leaf are its bounds).
+ */
+#define MM_ALGORITHM_STAR1 4
+
+/**
+ * Star1 with Star2's probing.
+ */
+#define MM_ALGORITHM_STAR2 5
+
+/**
  * The principal variation's entry for a chance step: the outcome is not chosen.
  */
 #define ANY_OUTCOME (INT64_MIN + 1)
@@ -812,7 +871,8 @@ enum mm_status mm_search(const struct mm_game *game,
  *
  * Returns `MM_OK` and fills `*out`, or an error status and leaves `*out` untouched:
  * `MM_ERR_NULL_ARGUMENT`, `MM_ERR_BRANCHING_TOO_SMALL` (0 or 1), `MM_ERR_NO_LEAVES`,
- * `MM_ERR_LEAF_COUNT_NOT_A_POWER`, `MM_ERR_TOO_MANY_LEAVES`, `MM_ERR_UNKNOWN_ALGORITHM`.
+ * `MM_ERR_LEAF_COUNT_NOT_A_POWER`, `MM_ERR_TOO_MANY_LEAVES`, `MM_ERR_UNKNOWN_ALGORITHM`,
+ * `MM_ERR_CHANCE_ALGORITHM` (for expected values, see `mm_expectimax_leaves`).
  *
  * # Safety
  * `leaves` must point to `count` readable `int32_t`s, and `out` to a writable
@@ -824,6 +884,29 @@ enum mm_status mm_solve_leaves(const int32_t *leaves,
                                bool max_at_root,
                                mm_algorithm algorithm,
                                struct mm_solution *out);
+
+/**
+ * Solves the complete tree of a leaf array (as `mm_solve_leaves` takes it) with every
+ * MIN level turned into a chance level of equal weights: MAX, chance, MAX, ... from a
+ * MAX root (chance, MIN, chance, ... from a MIN root), by `MM_ALGORITHM_EXPECTIMAX`,
+ * `STAR1` or `STAR2` (another algorithm gets `MM_ERR_UNKNOWN_ALGORITHM`). On `MM_OK`
+ * fills `*out` and, if `line` is not NULL, writes the optimal line's child positions
+ * (0 = leftmost) up to the first chance level; `line_cap` must then be at least the
+ * tree's height, else `MM_ERR_BUFFER_TOO_SMALL`. Other errors as for `mm_solve_leaves`.
+ * Nothing is written on an error.
+ *
+ * # Safety
+ * `leaves` must hold `count` values; `out` must be writable; `line`, if not NULL,
+ * `line_cap` writable entries.
+ */
+enum mm_status mm_expectimax_leaves(const int32_t *leaves,
+                                    size_t count,
+                                    size_t branching,
+                                    bool max_at_root,
+                                    mm_algorithm algorithm,
+                                    struct mm_chance_solution *out,
+                                    size_t *line,
+                                    size_t line_cap);
 
 /**
  * A static, NUL-terminated message for a status code; never NULL. A code that is not a
@@ -874,7 +957,9 @@ int alphabeta(int height,
  * separated by whitespace or commas, `)`, with at least one child; any node may carry a
  * label first, an identifier and `:` (`A:(B:(3 5) C:(6 9))`, `D:3`); `#` starts a comment
  * to the end of the line; the whole text is one node, the root. The first document's
- * example is `(((3 5) (6 9)) ((1 2) (0 -1)))`.
+ * example is `(((3 5) (6 9)) ((1 2) (0 -1)))`. A chance node is `?(` its children `)`,
+ * each preceded by its weight and `:` (a finite number, at least 0; not all 0):
+ * `(?(1: (3 5), 1: (6 9)) ?(1: (1 2), 1: (0 -1)))` is the textbook expectimax exercise.
  *
  * On success writes the handle to `*out`. On a malformed text returns one of the
  * `MM_ERR_PARSE_*` statuses and, if `error` is not NULL, fills it with the line, column
@@ -905,6 +990,26 @@ enum mm_status mm_tree_from_csr(const size_t *offsets,
                                 const int32_t *values,
                                 size_t values_len,
                                 struct mm_tree **out);
+
+/**
+ * `mm_tree_from_csr` with chance nodes: `is_chance[i]` (one per node, `values_len`)
+ * says whether node `i` is a chance node (ignored for a leaf), and `weights[k]` (one per
+ * child entry, `children_len`) is the weight of `children[k]` when its parent is a chance
+ * node (ignored otherwise). A chance node's weights must be finite and non-negative and
+ * not all zero, else `MM_ERR_BAD_WEIGHT`.
+ *
+ * # Safety
+ * Each pointer must hold its stated number of values; `out` must be writable.
+ */
+enum mm_status mm_tree_from_csr_chance(const size_t *offsets,
+                                       size_t offsets_len,
+                                       const size_t *children,
+                                       size_t children_len,
+                                       const int32_t *values,
+                                       size_t values_len,
+                                       const bool *is_chance,
+                                       const double *weights,
+                                       struct mm_tree **out);
 
 /**
  * Builds the tree of a complete tree's leaf array (as `mm_solve_leaves` takes it), so
@@ -948,7 +1053,8 @@ enum mm_status mm_tree_node(const struct mm_tree *tree, size_t node, struct mm_n
  * and, if `line` is not NULL, writes the optimal line into `line[0 .. out->line_len]` as
  * node indices, the root's chosen child first and the best leaf last. `line_cap` must be
  * at least the tree's height (`mm_tree_size`), else `MM_ERR_BUFFER_TOO_SMALL`. Nothing is
- * written on an error.
+ * written on an error. A tree with chance nodes gets `MM_ERR_GAME_CHANCE_NODE`: see
+ * `mm_tree_expectimax`.
  *
  * # Safety
  * `tree` must be a live handle; `out` writable; `line`, if not NULL, `line_cap` writable.
@@ -964,7 +1070,8 @@ enum mm_status mm_tree_solve(const struct mm_tree *tree,
  * Lists the roots of the subtrees that alpha-beta prunes (never enters) with MAX to move
  * at the root if `max_at_root`, in the order it cut them. `*count` always receives how
  * many there are; if `nodes` is NULL or `cap` is smaller, returns
- * `MM_ERR_BUFFER_TOO_SMALL` and writes no node.
+ * `MM_ERR_BUFFER_TOO_SMALL` and writes no node. A tree with chance nodes gets
+ * `MM_ERR_GAME_CHANCE_NODE` (`mm_tree_expectimax` counts what Star1 and Star2 prune).
  *
  * # Safety
  * `tree` must be a live handle; `nodes` (if not NULL) must have `cap` writable entries;
@@ -991,8 +1098,10 @@ enum mm_status mm_tree_print(const struct mm_tree *tree, char *buf, size_t cap, 
  * Solves the tree and writes a Graphviz DOT picture of the search into `buf`
  * (NUL-terminated): MAX nodes as upward triangles, MIN as downward, leaves as boxes;
  * each evaluated node's value (`<=`/`>=` for fail-soft bounds); the optimal line in red;
- * for alpha-beta, pruned branches dashed grey with the bounds that cut them. Sizes are
- * reported as for `mm_tree_print`.
+ * for alpha-beta, pruned branches dashed grey with the bounds that cut them. With a chance
+ * algorithm, chance nodes are circles with each edge's probability, every node entered
+ * shows its expected value, and the nodes Star1 or Star2 pruned are dashed grey. Sizes
+ * are reported as for `mm_tree_print`.
  *
  * # Safety
  * As for `mm_tree_print`.
@@ -1003,6 +1112,25 @@ enum mm_status mm_tree_dot(const struct mm_tree *tree,
                            char *buf,
                            size_t cap,
                            size_t *needed);
+
+/**
+ * Solves a tree with chance nodes (or without) by `MM_ALGORITHM_EXPECTIMAX`, `STAR1` or
+ * `STAR2` (another algorithm gets `MM_ERR_UNKNOWN_ALGORITHM`), with MAX to move at the
+ * root if `max_at_root` and the sides alternating at every level, chance levels
+ * included. On `MM_OK` fills `*out` and, if `line` is not NULL, writes the optimal line
+ * as node indices, up to the first chance node; `line_cap` must then be at least the
+ * tree's height, else `MM_ERR_BUFFER_TOO_SMALL`. A tree higher than 1000 levels gets
+ * `MM_ERR_GAME_TOO_DEEP`. Nothing is written on an error.
+ *
+ * # Safety
+ * `tree` must be a live handle; `out` writable; `line`, if not NULL, `line_cap` writable.
+ */
+enum mm_status mm_tree_expectimax(const struct mm_tree *tree,
+                                  bool max_at_root,
+                                  mm_algorithm algorithm,
+                                  struct mm_chance_solution *out,
+                                  size_t *line,
+                                  size_t line_cap);
 
 /**
  * The library's version, such as "0.2.0": a static string that must not be freed. It

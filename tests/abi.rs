@@ -11,7 +11,7 @@ use common::{compile, root, scratch};
 use minimax::ffi::game::{
     mm_game, mm_progress, mm_search_method, mm_search_options, mm_search_result, mm_search_stats,
 };
-use minimax::ffi::leaves::{mm_algorithm, mm_solution, mm_stats};
+use minimax::ffi::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
 use minimax::ffi::status::mm_status;
 use minimax::ffi::trees::{mm_node_info, mm_parse_error, mm_tree_solution};
 use std::collections::BTreeSet;
@@ -121,6 +121,12 @@ fn rust_layouts() -> Vec<Layout> {
             line_len,
             line,
             stats
+        }),
+        layout!(mm_chance_solution {
+            value,
+            line_len,
+            stats,
+            pruned
         }),
         layout!(mm_parse_error {
             line,

@@ -93,8 +93,9 @@ pub enum mm_status {
     MM_ERR_GAME_BAD_WEIGHT = 36,
     /// A chance node of the game gave weights that sum to zero.
     MM_ERR_GAME_ZERO_WEIGHTS = 37,
-    /// A deterministic method (`MM_SEARCH_MINIMAX` to `MM_SEARCH_EXACT`) met a chance
-    /// node: search games with chance nodes by `MM_SEARCH_EXPECTIMAX`, `STAR1` or `STAR2`.
+    /// A deterministic method (`MM_SEARCH_MINIMAX` to `MM_SEARCH_EXACT`, or a tree's
+    /// `MM_ALGORITHM_MINIMAX` to `FASTEST`) met a chance node: search games and trees with
+    /// chance nodes by expectimax, Star1 or Star2.
     MM_ERR_GAME_CHANCE_NODE = 38,
     /// Star1 and Star2 need score bounds (the game's `bounds` callback, or a tree's
     /// leaves), and there were none.
@@ -102,12 +103,20 @@ pub enum mm_status {
     /// A tree's chance node has a weight that is negative, NaN or infinite, or weights
     /// that sum to zero.
     MM_ERR_BAD_WEIGHT = 40,
+    /// The tree text has a bad weight: a chance node's child without one (`w: node`), a
+    /// weight that is not a finite non-negative number, weights that sum to zero, or a
+    /// weight outside a chance node's list.
+    MM_ERR_PARSE_BAD_WEIGHT = 41,
+    /// A chance algorithm (`MM_ALGORITHM_EXPECTIMAX`, `STAR1`, `STAR2`) was given to a
+    /// function that returns an integer value: expected values come from
+    /// `mm_expectimax_leaves` and `mm_tree_expectimax`.
+    MM_ERR_CHANCE_ALGORITHM = 42,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 41] = [
+const ALL: [mm_status; 43] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -149,6 +158,8 @@ const ALL: [mm_status; 41] = [
     MM_ERR_GAME_CHANCE_NODE,
     MM_ERR_NEEDS_BOUNDS,
     MM_ERR_BAD_WEIGHT,
+    MM_ERR_PARSE_BAD_WEIGHT,
+    MM_ERR_CHANCE_ALGORITHM,
 ];
 
 impl mm_status {
@@ -208,11 +219,15 @@ impl mm_status {
             }
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
-                c"a deterministic method met a chance node; use MM_SEARCH_EXPECTIMAX, STAR1 or STAR2"
+                c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
             }
             MM_ERR_NEEDS_BOUNDS => c"Star1 and Star2 need score bounds, and there are none",
             MM_ERR_BAD_WEIGHT => {
                 c"a chance node's weight is negative, NaN or infinite, or its weights sum to zero"
+            }
+            MM_ERR_PARSE_BAD_WEIGHT => c"the tree text has a missing or bad weight",
+            MM_ERR_CHANCE_ALGORITHM => {
+                c"a chance algorithm gives an expected value: use mm_expectimax_leaves or mm_tree_expectimax"
             }
         }
     }
@@ -237,6 +252,7 @@ impl From<CsrError> for mm_status {
             CsrError::BadOffsets => MM_ERR_CSR_BAD_OFFSETS,
             CsrError::ChildOutOfRange => MM_ERR_CSR_CHILD_OUT_OF_RANGE,
             CsrError::NotATree => MM_ERR_CSR_NOT_A_TREE,
+            CsrError::BadWeight => MM_ERR_BAD_WEIGHT,
         }
     }
 }
@@ -269,6 +285,7 @@ impl From<ParseErrorKind> for mm_status {
             ParseErrorKind::DuplicateLabel => MM_ERR_PARSE_DUPLICATE_LABEL,
             ParseErrorKind::TrailingText => MM_ERR_PARSE_TRAILING_TEXT,
             ParseErrorKind::MissingNode => MM_ERR_PARSE_MISSING_NODE,
+            ParseErrorKind::BadWeight => MM_ERR_PARSE_BAD_WEIGHT,
         }
     }
 }
@@ -332,6 +349,8 @@ mod tests {
             (MM_ERR_GAME_CHANCE_NODE, 38),
             (MM_ERR_NEEDS_BOUNDS, 39),
             (MM_ERR_BAD_WEIGHT, 40),
+            (MM_ERR_PARSE_BAD_WEIGHT, 41),
+            (MM_ERR_CHANCE_ALGORITHM, 42),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

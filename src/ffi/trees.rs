@@ -5,8 +5,11 @@ use std::ffi::{CString, c_char};
 
 use super::args::{non_null, slice, write_text};
 use super::boundary::status_call;
-use super::leaves::{algorithm_from, mm_algorithm, mm_stats};
+use super::leaves::{
+    algorithm_from, chance_method_from, mm_algorithm, mm_chance_solution, mm_stats,
+};
 use super::status::mm_status::{self, *};
+use crate::tree::chance::solve_chance;
 use crate::tree::general::pruned_subtrees;
 use crate::tree::{Tree, dot, solve, text};
 
@@ -83,6 +86,17 @@ unsafe fn give(tree: Tree, out: *mut *mut mm_tree) -> Result<(), mm_status> {
     Ok(())
 }
 
+/// A deterministic algorithm's code for a tree: a tree with chance nodes needs a chance
+/// algorithm (`MM_ERR_GAME_CHANCE_NODE`), and those give expected values, which these
+/// functions do not return (`MM_ERR_CHANCE_ALGORITHM`).
+fn deterministic(tree: &Tree, code: mm_algorithm) -> Result<crate::tree::Algorithm, mm_status> {
+    let algorithm = algorithm_from(code)?;
+    if tree.has_chance() {
+        return Err(MM_ERR_GAME_CHANCE_NODE);
+    }
+    Ok(algorithm)
+}
+
 /// Borrows the tree behind a handle.
 ///
 /// # Safety
@@ -97,7 +111,9 @@ unsafe fn borrow<'a>(tree: *const mm_tree) -> Result<&'a mm_tree, mm_status> {
 /// separated by whitespace or commas, `)`, with at least one child; any node may carry a
 /// label first, an identifier and `:` (`A:(B:(3 5) C:(6 9))`, `D:3`); `#` starts a comment
 /// to the end of the line; the whole text is one node, the root. The first document's
-/// example is `(((3 5) (6 9)) ((1 2) (0 -1)))`.
+/// example is `(((3 5) (6 9)) ((1 2) (0 -1)))`. A chance node is `?(` its children `)`,
+/// each preceded by its weight and `:` (a finite number, at least 0; not all 0):
+/// `(?(1: (3 5), 1: (6 9)) ?(1: (1 2), 1: (0 -1)))` is the textbook expectimax exercise.
 ///
 /// On success writes the handle to `*out`. On a malformed text returns one of the
 /// `MM_ERR_PARSE_*` statuses and, if `error` is not NULL, fills it with the line, column
@@ -171,6 +187,44 @@ pub unsafe extern "C" fn mm_tree_from_csr(
             )
         };
         let tree = Tree::from_csr(offsets, children, values)?;
+        // SAFETY: `out` is writable (caller's guarantee).
+        unsafe { give(tree, out) }
+    })
+}
+
+/// `mm_tree_from_csr` with chance nodes: `is_chance[i]` (one per node, `values_len`)
+/// says whether node `i` is a chance node (ignored for a leaf), and `weights[k]` (one per
+/// child entry, `children_len`) is the weight of `children[k]` when its parent is a chance
+/// node (ignored otherwise). A chance node's weights must be finite and non-negative and
+/// not all zero, else `MM_ERR_BAD_WEIGHT`.
+///
+/// # Safety
+/// Each pointer must hold its stated number of values; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_from_csr_chance(
+    offsets: *const usize,
+    offsets_len: usize,
+    children: *const usize,
+    children_len: usize,
+    values: *const i32,
+    values_len: usize,
+    is_chance: *const bool,
+    weights: *const f64,
+    out: *mut *mut mm_tree,
+) -> mm_status {
+    status_call(|| {
+        non_null(out)?;
+        // SAFETY: the caller guarantees each array's length.
+        let (offsets, children, values, chance, weights) = unsafe {
+            (
+                slice(offsets, offsets_len)?,
+                slice(children, children_len)?,
+                slice(values, values_len)?,
+                slice(is_chance, values_len)?,
+                slice(weights, children_len)?,
+            )
+        };
+        let tree = Tree::from_csr_chance(offsets, children, values, chance, weights)?;
         // SAFETY: `out` is writable (caller's guarantee).
         unsafe { give(tree, out) }
     })
@@ -276,7 +330,8 @@ pub unsafe extern "C" fn mm_tree_node(
 /// and, if `line` is not NULL, writes the optimal line into `line[0 .. out->line_len]` as
 /// node indices, the root's chosen child first and the best leaf last. `line_cap` must be
 /// at least the tree's height (`mm_tree_size`), else `MM_ERR_BUFFER_TOO_SMALL`. Nothing is
-/// written on an error.
+/// written on an error. A tree with chance nodes gets `MM_ERR_GAME_CHANCE_NODE`: see
+/// `mm_tree_expectimax`.
 ///
 /// # Safety
 /// `tree` must be a live handle; `out` writable; `line`, if not NULL, `line_cap` writable.
@@ -293,7 +348,7 @@ pub unsafe extern "C" fn mm_tree_solve(
         // SAFETY: the caller guarantees a live handle or NULL.
         let t = unsafe { borrow(tree)? };
         let out = non_null(out)?;
-        let algorithm = algorithm_from(algorithm)?;
+        let algorithm = deterministic(&t.tree, algorithm)?;
         if !line.is_null() && line_cap < t.tree.height() {
             return Err(MM_ERR_BUFFER_TOO_SMALL);
         }
@@ -318,7 +373,8 @@ pub unsafe extern "C" fn mm_tree_solve(
 /// Lists the roots of the subtrees that alpha-beta prunes (never enters) with MAX to move
 /// at the root if `max_at_root`, in the order it cut them. `*count` always receives how
 /// many there are; if `nodes` is NULL or `cap` is smaller, returns
-/// `MM_ERR_BUFFER_TOO_SMALL` and writes no node.
+/// `MM_ERR_BUFFER_TOO_SMALL` and writes no node. A tree with chance nodes gets
+/// `MM_ERR_GAME_CHANCE_NODE` (`mm_tree_expectimax` counts what Star1 and Star2 prune).
 ///
 /// # Safety
 /// `tree` must be a live handle; `nodes` (if not NULL) must have `cap` writable entries;
@@ -335,6 +391,7 @@ pub unsafe extern "C" fn mm_tree_pruned(
         // SAFETY: the caller guarantees a live handle or NULL.
         let t = unsafe { borrow(tree)? };
         let count = non_null(count)?;
+        deterministic(&t.tree, super::leaves::MM_ALGORITHM_ALPHABETA)?;
         let pruned = pruned_subtrees(&t.tree, max_at_root);
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { count.write(pruned.len()) };
@@ -370,8 +427,10 @@ pub unsafe extern "C" fn mm_tree_print(
 /// Solves the tree and writes a Graphviz DOT picture of the search into `buf`
 /// (NUL-terminated): MAX nodes as upward triangles, MIN as downward, leaves as boxes;
 /// each evaluated node's value (`<=`/`>=` for fail-soft bounds); the optimal line in red;
-/// for alpha-beta, pruned branches dashed grey with the bounds that cut them. Sizes are
-/// reported as for `mm_tree_print`.
+/// for alpha-beta, pruned branches dashed grey with the bounds that cut them. With a chance
+/// algorithm, chance nodes are circles with each edge's probability, every node entered
+/// shows its expected value, and the nodes Star1 or Star2 pruned are dashed grey. Sizes
+/// are reported as for `mm_tree_print`.
 ///
 /// # Safety
 /// As for `mm_tree_print`.
@@ -387,8 +446,50 @@ pub unsafe extern "C" fn mm_tree_dot(
     status_call(|| {
         // SAFETY: the caller guarantees a live handle or NULL.
         let t = unsafe { borrow(tree)? };
-        let (picture, _) = dot::dot(&t.tree, max_at_root, algorithm_from(algorithm)?);
+        let picture = match chance_method_from(algorithm) {
+            Ok(method) => dot::dot_chance(&t.tree, max_at_root, method)?.0,
+            Err(_) => dot::dot(&t.tree, max_at_root, deterministic(&t.tree, algorithm)?).0,
+        };
         // SAFETY: the caller guarantees the buffers.
         unsafe { write_text(&picture, buf, cap, needed) }
+    })
+}
+
+/// Solves a tree with chance nodes (or without) by `MM_ALGORITHM_EXPECTIMAX`, `STAR1` or
+/// `STAR2` (another algorithm gets `MM_ERR_UNKNOWN_ALGORITHM`), with MAX to move at the
+/// root if `max_at_root` and the sides alternating at every level, chance levels
+/// included. On `MM_OK` fills `*out` and, if `line` is not NULL, writes the optimal line
+/// as node indices, up to the first chance node; `line_cap` must then be at least the
+/// tree's height, else `MM_ERR_BUFFER_TOO_SMALL`. A tree higher than 1000 levels gets
+/// `MM_ERR_GAME_TOO_DEEP`. Nothing is written on an error.
+///
+/// # Safety
+/// `tree` must be a live handle; `out` writable; `line`, if not NULL, `line_cap` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_tree_expectimax(
+    tree: *const mm_tree,
+    max_at_root: bool,
+    algorithm: mm_algorithm,
+    out: *mut mm_chance_solution,
+    line: *mut usize,
+    line_cap: usize,
+) -> mm_status {
+    status_call(|| {
+        // SAFETY: the caller guarantees a live handle or NULL.
+        let t = unsafe { borrow(tree)? };
+        let out = non_null(out)?;
+        let method = chance_method_from(algorithm)?;
+        if !line.is_null() && line_cap < t.tree.height() {
+            return Err(MM_ERR_BUFFER_TOO_SMALL);
+        }
+        let s = solve_chance(&t.tree, max_at_root, method)?;
+        let nodes = t.tree.line_nodes(&s.line);
+        if !line.is_null() {
+            // SAFETY: `line` has `line_cap >= height >= nodes.len()` writable entries.
+            unsafe { std::ptr::copy_nonoverlapping(nodes.as_ptr(), line, nodes.len()) };
+        }
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { out.write((&s).into()) };
+        Ok(())
     })
 }

@@ -448,29 +448,38 @@ impl<G: Game> Chance<'_, G> {
         alpha: f64,
         beta: f64,
     ) -> Result<Option<f64>, Halt> {
+        if alpha == f64::NEG_INFINITY && beta == f64::INFINITY {
+            return Ok(None); // no probe can settle a node with no window edge
+        }
         let mut lo_sum: f64 = draws.iter().map(|d| d.p * d.lo).sum();
         let mut hi_sum: f64 = draws.iter().map(|d| d.p * d.hi).sum();
+        // Whose turn the outcomes are: known here if the game lets the sides alternate.
+        let alternating = self.game.max_to_move().is_none();
         for draw in draws.iter_mut() {
             let d = *draw;
-            self.game.play(d.mv);
-            let child_max = self.game.max_to_move().unwrap_or(!max_side);
+            let child_max = if alternating {
+                !max_side
+            } else {
+                self.game.play(d.mv);
+                let side = self.game.max_to_move().unwrap_or(!max_side);
+                self.game.undo(d.mv);
+                side
+            };
             // The outcome's window, as Star1 would give it with the others at their
             // bounds; a MAX position's probe can only settle the node against `beta`, a
             // MIN position's against `alpha`, so an infinite one is not probed.
             let a = (alpha - (hi_sum - d.p * d.hi)) / d.p;
             let b = (beta - (lo_sum - d.p * d.lo)) / d.p;
             let window = match child_max {
-                true if beta < f64::INFINITY => Some((a.max(d.lo), b)),
-                false if alpha > f64::NEG_INFINITY => Some((a, b.min(d.hi))),
-                _ => None,
+                true if beta < f64::INFINITY => (a.max(d.lo), b),
+                false if alpha > f64::NEG_INFINITY => (a, b.min(d.hi)),
+                _ => continue,
             };
-            let probed = match window {
-                Some((a, b)) => self.probe(depth - 1, ply + 1, child_max, a, b),
-                None => Ok(None),
-            };
+            self.game.play(d.mv);
+            let probed = self.probe(depth - 1, ply + 1, child_max, window.0, window.1);
             self.game.undo(d.mv);
             let Some(v) = probed? else { continue };
-            let Some((a, b)) = window else { continue };
+            let (a, b) = window;
             // A value inside the window is the move's own (a bound on the position); one
             // beyond it is a bound on the move's, in the same direction.
             if child_max && v > a && v > d.lo {

@@ -1,12 +1,15 @@
 //! A Graphviz picture of a search: MAX nodes as upward triangles, MIN nodes as downward
-//! ones, leaves as boxes; each evaluated node's value (or fail-soft bound); the optimal
-//! line in bold red; and, for alpha-beta, the pruned branches dashed and grey with the
-//! bounds that cut them.
+//! ones, chance nodes as circles, leaves as boxes; each evaluated node's value (or
+//! fail-soft bound; a chance search shows expected values, and each chance edge its
+//! probability); the optimal line in bold red; and the pruned branches dashed and grey
+//! (for alpha-beta, with the bounds that cut them).
 
 use std::fmt::Write;
 
+use super::chance::{ChanceSolution, expected_values, solve_chance};
 use super::general::Tree;
 use super::solve::{Algorithm, Solution, Trace, solve_traced};
+use crate::search::{GameError, Method};
 
 #[derive(Default)]
 struct Recorder {
@@ -118,4 +121,86 @@ pub fn dot(tree: &Tree, max_at_root: bool, algorithm: Algorithm) -> (String, Sol
     }
     out.push_str("}\n");
     (out, solution)
+}
+
+/// Searches a tree with chance nodes by a chance method and draws it: every node the
+/// search entered with its expected value (exact, from the definition), each chance
+/// edge with its probability, the nodes that Star1 or Star2 pruned dashed and grey.
+pub fn dot_chance(
+    tree: &Tree,
+    max_at_root: bool,
+    method: Method,
+) -> Result<(String, ChanceSolution), GameError> {
+    let solution = solve_chance(tree, max_at_root, method)?;
+    let values = expected_values(tree, max_at_root);
+    let n = tree.node_count();
+    let mut on_line = vec![false; n];
+    on_line[0] = true;
+    for node in tree.line_nodes(&solution.line) {
+        on_line[node] = true;
+    }
+    let mut is_max = vec![max_at_root; n];
+    for node in tree.preorder() {
+        for &c in tree.children(node) {
+            is_max[c] = !is_max[node];
+        }
+    }
+    let mut out = String::from(
+        "digraph expectimax {\n  graph [ordering=out];\n  node [fontname=\"Helvetica\"];\n",
+    );
+    for node in tree.preorder() {
+        let name = tree
+            .label(node)
+            .map(|l| format!("{l}\\n"))
+            .unwrap_or_default();
+        let (shape, side) = match (tree.is_leaf(node), tree.is_chance(node), is_max[node]) {
+            (true, _, _) => ("box", ""),
+            (false, true, _) => ("circle", "chance "),
+            (false, false, true) => ("triangle", "MAX "),
+            (false, false, false) => ("invtriangle", "MIN "),
+        };
+        let visited = solution.visited[node];
+        let text = if tree.is_leaf(node) {
+            format!("{name}{}", tree.value(node))
+        } else if visited {
+            format!("{name}{side}= {}", short(values[node]))
+        } else {
+            format!("{name}{side}").trim_end().to_string()
+        };
+        let style = if !visited {
+            ", style=dashed, color=gray60, fontcolor=gray60"
+        } else if on_line[node] {
+            ", style=\"filled,bold\", color=red, fillcolor=mistyrose"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  n{node} [label=\"{text}\", shape={shape}{style}];");
+    }
+    for node in tree.preorder() {
+        let total: f64 = tree.children(node).iter().map(|&c| tree.weight(c)).sum();
+        for &c in tree.children(node) {
+            let mut attrs = Vec::new();
+            if tree.is_chance(node) {
+                attrs.push(format!("label=\"p={}\"", short(tree.weight(c) / total)));
+            }
+            if !solution.visited[c] {
+                attrs.push("style=dashed, color=gray60, fontcolor=gray60".into());
+            } else if on_line[c] {
+                attrs.push("color=red, penwidth=2.5".into());
+            }
+            let attrs = match attrs.is_empty() {
+                true => String::new(),
+                false => format!(" [{}]", attrs.join(", ")),
+            };
+            let _ = writeln!(out, "  n{node} -> n{c}{attrs};");
+        }
+    }
+    out.push_str("}\n");
+    Ok((out, solution))
+}
+
+/// A value in a few digits: `7`, `4.5`, `0.333`.
+fn short(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

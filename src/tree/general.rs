@@ -1,6 +1,7 @@
 //! Trees of any shape: every node has any number of children, leaves carry scores, and
-//! any node may carry a label. Built from text ([`crate::tree::text`]), from CSR arrays,
-//! or from a complete tree's leaf array.
+//! any node may carry a label. An inner node may be a chance node, whose children are
+//! drawn at random by their weights (see [`crate::tree::chance`]). Built from text
+//! ([`crate::tree::text`]), from CSR arrays, or from a complete tree's leaf array.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -18,6 +19,10 @@ pub struct Tree {
     values: Vec<i32>,
     labels: Vec<Option<Box<str>>>,
     parent: Vec<usize>,
+    /// Whether each inner node is a chance node.
+    chance: Vec<bool>,
+    /// Each node's weight among its siblings, when its parent is a chance node (else 1).
+    weight: Vec<f64>,
 }
 
 /// Why CSR arrays do not describe a tree.
@@ -32,6 +37,8 @@ pub enum CsrError {
     /// The root is someone's child, a node has two parents, or a node is not reachable
     /// from the root (a cycle).
     NotATree,
+    /// A chance node's weights: one negative, NaN or infinite, or all of them zero.
+    BadWeight,
 }
 
 impl fmt::Display for CsrError {
@@ -43,6 +50,9 @@ impl fmt::Display for CsrError {
             }
             CsrError::ChildOutOfRange => "a child index is not a node",
             CsrError::NotATree => "the arrays do not form one tree rooted at node 0",
+            CsrError::BadWeight => {
+                "a chance node's weights must be finite, non-negative and not all zero"
+            }
         })
     }
 }
@@ -98,12 +108,68 @@ impl Tree {
                 .collect(),
             labels: vec![None; n],
             parent,
+            chance: vec![false; n],
+            weight: vec![1.0; n],
         };
         // One parent each and n - 1 edges: a tree exactly when every node is reachable.
         if tree.preorder().count() != n {
             return Err(CsrError::NotATree);
         }
         Ok(tree)
+    }
+
+    /// [`Tree::from_csr`] with chance nodes: `chance[i]` says whether node `i` is one (a
+    /// leaf stays a leaf whatever it says), and `weights[k]` is the weight of the child
+    /// `children[k]` when its parent is a chance node (ignored otherwise). A chance node's
+    /// weights must be finite and non-negative, and not all zero.
+    pub fn from_csr_chance(
+        offsets: &[usize],
+        children: &[usize],
+        values: &[i32],
+        chance: &[bool],
+        weights: &[f64],
+    ) -> Result<Tree, CsrError> {
+        let mut tree = Tree::from_csr(offsets, children, values)?;
+        if chance.len() != values.len() || weights.len() != children.len() {
+            return Err(CsrError::BadOffsets);
+        }
+        for node in 0..values.len() {
+            if chance[node] && !tree.is_leaf(node) {
+                let range = offsets[node]..offsets[node + 1];
+                tree.set_chance(node, &weights[range])?;
+            }
+        }
+        Ok(tree)
+    }
+
+    /// Makes inner node `node` a chance node whose children have `weights`, in order.
+    pub(crate) fn set_chance(&mut self, node: usize, weights: &[f64]) -> Result<(), CsrError> {
+        let bad = weights.iter().any(|w| !w.is_finite() || *w < 0.0);
+        let total: f64 = weights.iter().sum();
+        if bad || !total.is_finite() || total == 0.0 || weights.len() != self.len[node] {
+            return Err(CsrError::BadWeight);
+        }
+        self.chance[node] = true;
+        for (i, &w) in weights.iter().enumerate() {
+            let c = self.children[self.start[node] + i];
+            self.weight[c] = w;
+        }
+        Ok(())
+    }
+
+    /// Whether `node` is a chance node (an inner node whose child is drawn at random).
+    pub fn is_chance(&self, node: usize) -> bool {
+        self.chance[node]
+    }
+
+    /// The weight of `node` among its siblings when its parent is a chance node.
+    pub fn weight(&self, node: usize) -> f64 {
+        self.weight[node]
+    }
+
+    /// Whether any node is a chance node.
+    pub fn has_chance(&self) -> bool {
+        self.chance.contains(&true)
     }
 
     /// The general form of a complete tree given by its leaf array.
@@ -128,6 +194,8 @@ impl Tree {
             values: vec![],
             labels: vec![],
             parent: vec![],
+            chance: vec![],
+            weight: vec![],
         }
     }
 
@@ -138,6 +206,8 @@ impl Tree {
         self.values.push(value);
         self.labels.push(label);
         self.parent.push(NO_PARENT);
+        self.chance.push(false);
+        self.weight.push(1.0);
         self.values.len() - 1
     }
 
@@ -220,8 +290,8 @@ impl Tree {
     }
 }
 
-/// Two trees are equal when they have the same shape, scores and labels, whatever the
-/// numbering of their nodes.
+/// Two trees are equal when they have the same shape, scores, labels, chance nodes and
+/// weights, whatever the numbering of their nodes.
 impl PartialEq for Tree {
     fn eq(&self, other: &Tree) -> bool {
         let (mut a, mut b) = (self.preorder(), other.preorder());
@@ -231,6 +301,8 @@ impl PartialEq for Tree {
                 (Some(x), Some(y)) => {
                     let same = self.len[x] == other.len[y]
                         && self.label(x) == other.label(y)
+                        && self.chance[x] == other.chance[y]
+                        && self.weight[x] == other.weight[y]
                         && (!self.is_leaf(x) || self.value(x) == other.value(y));
                     if !same {
                         return false;

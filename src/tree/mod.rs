@@ -1,9 +1,11 @@
-//! Explicit game trees: leaf arrays of complete trees, and the searches over them.
+//! Explicit game trees: leaf arrays of complete trees, trees of any shape (chance nodes
+//! included), and the searches over them.
 //!
 //! Everything here is safe Rust and knows nothing of C; the C boundary in `crate::ffi`
 //! only checks arguments and calls in.
 
 pub mod binary;
+pub mod chance;
 pub mod complete;
 pub mod dot;
 pub mod fast;

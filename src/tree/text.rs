@@ -1,7 +1,8 @@
 //! The tree notation: a leaf is an integer (`-3`), an inner node is `(` its children `)`
 //! separated by whitespace or commas, any node may carry a label first (`A:(3 5)`, `D:3`),
 //! and `#` starts a comment to the end of the line. The whole text is one node, the root:
-//! `(((3 5) (6 9)) ((1 2) (0 -1)))`.
+//! `(((3 5) (6 9)) ((1 2) (0 -1)))`. A chance node is `?(` its children `)`, each with
+//! its weight first: `?(1: 3, 2: B:(4 5))` draws the leaf 3 with probability 1/3.
 //!
 //! The parser keeps its own stack (no recursion), so a million nested parentheses are just
 //! data, and it runs in time linear in the text.
@@ -28,6 +29,9 @@ pub enum ParseErrorKind {
     TrailingText,
     /// No node where one must be: an empty text, or a label with nothing after it.
     MissingNode,
+    /// A chance node's child without its weight, a weight that is not a finite
+    /// non-negative number, weights that sum to zero, or a weight outside `?( )`.
+    BadWeight,
 }
 
 /// A parse error with its 1-based line and column (columns count bytes).
@@ -89,7 +93,16 @@ fn is_separator(b: u8) -> bool {
 }
 
 fn is_token_byte(b: u8) -> bool {
-    !is_separator(b) && !matches!(b, b'(' | b')' | b'#' | b':')
+    !is_separator(b) && !matches!(b, b'(' | b')' | b'#' | b':' | b'?')
+}
+
+/// A weight token's value (`1`, `0.25`, `2e-3`), if it is a number at all.
+fn number(token: &[u8]) -> Option<f64> {
+    let first = *token.first()?;
+    if !(first.is_ascii_digit() || matches!(first, b'.' | b'+' | b'-')) {
+        return None;
+    }
+    std::str::from_utf8(token).ok()?.parse().ok()
 }
 
 fn is_identifier(token: &[u8]) -> bool {
@@ -123,11 +136,13 @@ pub fn parse(text: &str) -> Result<Tree, ParseError> {
 pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
     use ParseErrorKind::*;
     let mut tree = Tree::builder();
-    // Open inner nodes: (node, where its '(' is, where its children start in `pending`).
-    let mut open: Vec<(usize, usize, usize)> = Vec::new();
-    let mut pending: Vec<usize> = Vec::new();
+    // Open inner nodes, innermost last.
+    let mut open: Vec<Open> = Vec::new();
+    // The children of the open nodes, and their weights (1 outside chance nodes).
+    let mut pending: Vec<(usize, f64)> = Vec::new();
     let mut labels: HashMap<&str, ()> = HashMap::new();
     let mut label: Option<(usize, &str)> = None; // a label waiting for its node
+    let mut weight: Option<f64> = None; // a chance child's weight waiting for its node
     let mut root_done = false;
     let mut i = 0;
     while i < bytes.len() {
@@ -151,16 +166,40 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
             ));
         }
         match b {
-            b'(' => {
+            b'(' | b'?' => {
+                let chance = b == b'?';
+                if chance && bytes.get(i + 1) != Some(&b'(') {
+                    return Err(error(
+                        bytes,
+                        i,
+                        BadToken,
+                        "'?' must be followed by '('".into(),
+                    ));
+                }
+                let w = node_weight(bytes, i, &open, &mut weight)?;
                 let node = tree.add_node(0, label.take().map(|(_, l)| l.into()));
-                open.push((node, i, pending.len()));
-                i += 1;
+                open.push(Open {
+                    node,
+                    at: i,
+                    first: pending.len(),
+                    chance,
+                    weight: w,
+                });
+                i += if chance { 2 } else { 1 };
             }
             b')' => {
                 if let Some(label) = label {
                     return Err(unused_label(bytes, label));
                 }
-                let Some((node, at, first)) = open.pop() else {
+                if weight.is_some() {
+                    return Err(error(
+                        bytes,
+                        i,
+                        BadWeight,
+                        "a weight with no node after it".into(),
+                    ));
+                }
+                let Some(o) = open.pop() else {
                     return Err(error(
                         bytes,
                         i,
@@ -168,19 +207,29 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
                         "')' without a matching '('".into(),
                     ));
                 };
-                if first == pending.len() {
+                if o.first == pending.len() {
                     return Err(error(
                         bytes,
-                        at,
+                        o.at,
                         EmptyList,
                         "'()' has no children; a node needs at least one".into(),
                     ));
                 }
-                tree.set_children(node, &pending[first..]);
-                pending.truncate(first);
+                let (kids, weights): (Vec<usize>, Vec<f64>) =
+                    pending[o.first..].iter().copied().unzip();
+                tree.set_children(o.node, &kids);
+                if o.chance && tree.set_chance(o.node, &weights).is_err() {
+                    return Err(error(
+                        bytes,
+                        o.at,
+                        BadWeight,
+                        "a chance node's weights sum to zero".into(),
+                    ));
+                }
+                pending.truncate(o.first);
                 i += 1;
                 match open.last() {
-                    Some(_) => pending.push(node),
+                    Some(_) => pending.push((o.node, o.weight)),
                     None => root_done = true,
                 }
             }
@@ -189,7 +238,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
                     bytes,
                     i,
                     BadToken,
-                    "':' must follow a label such as A".into(),
+                    "':' must follow a label such as A, or a weight in '?( )'".into(),
                 ));
             }
             _ => {
@@ -198,7 +247,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
                     i += 1;
                 }
                 let token = &bytes[start..i];
-                if i < bytes.len() && bytes[i] == b':' && is_identifier(token) {
+                let colon = i < bytes.len() && bytes[i] == b':';
+                if colon && is_identifier(token) {
                     let name = std::str::from_utf8(token).expect("ASCII");
                     if let Some(label) = label {
                         return Err(unused_label(bytes, label));
@@ -216,6 +266,20 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
                     continue;
                 }
                 let shown = String::from_utf8_lossy(token);
+                if let (true, Some(w)) = (colon, number(token)) {
+                    let why = if !open.last().is_some_and(|o| o.chance) {
+                        "a weight 'w:' goes only before a child of a chance node '?( )'"
+                    } else if label.is_some() || weight.is_some() {
+                        "a weight goes first: 'w: label: node'"
+                    } else if !w.is_finite() || w < 0.0 {
+                        "a weight must be a finite number, at least 0"
+                    } else {
+                        weight = Some(w);
+                        i += 1;
+                        continue;
+                    };
+                    return Err(error(bytes, start, BadWeight, format!("{shown}: {why}")));
+                }
                 let value = match integer(token) {
                     Ok(Some(v)) => v,
                     Ok(None) => {
@@ -235,9 +299,10 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
                         ));
                     }
                 };
+                let w = node_weight(bytes, start, &open, &mut weight)?;
                 let node = tree.add_node(value, label.take().map(|(_, l)| l.into()));
                 match open.last() {
-                    Some(_) => pending.push(node),
+                    Some(_) => pending.push((node, w)),
                     None => root_done = true,
                 }
             }
@@ -246,8 +311,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
     if let Some(label) = label {
         return Err(unused_label(bytes, label));
     }
-    if let Some(&(_, at, _)) = open.last() {
-        return Err(error(bytes, at, Unbalanced, "'(' is never closed".into()));
+    if let Some(o) = open.last() {
+        return Err(error(bytes, o.at, Unbalanced, "'(' is never closed".into()));
     }
     if !root_done {
         return Err(error(
@@ -258,6 +323,36 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, ParseError> {
         ));
     }
     Ok(tree)
+}
+
+/// An inner node being parsed: where its `(` is, where its children start in the
+/// pending list, whether it is a chance node, and its own weight among its siblings.
+struct Open {
+    node: usize,
+    at: usize,
+    first: usize,
+    chance: bool,
+    weight: f64,
+}
+
+/// The weight of a node starting at byte `at`: the one written before it if its parent is
+/// a chance node (which needs one), else 1.
+fn node_weight(
+    bytes: &[u8],
+    at: usize,
+    open: &[Open],
+    weight: &mut Option<f64>,
+) -> Result<f64, ParseError> {
+    match (open.last().is_some_and(|o| o.chance), weight.take()) {
+        (true, Some(w)) => Ok(w),
+        (true, None) => Err(error(
+            bytes,
+            at,
+            ParseErrorKind::BadWeight,
+            "a chance node's child needs its weight first: 'w: node'".into(),
+        )),
+        (false, _) => Ok(1.0),
+    }
 }
 
 /// Writes `tree` in the notation; [`parse`] reads it back as an equal tree.
@@ -275,6 +370,9 @@ pub fn print(tree: &Tree) -> String {
                 if !out.is_empty() && !out.ends_with('(') {
                     out.push(' ');
                 }
+                if tree.parent(node).is_some_and(|p| tree.is_chance(p)) {
+                    out.push_str(&format!("{}: ", tree.weight(node)));
+                }
                 if let Some(l) = tree.label(node) {
                     out.push_str(l);
                     out.push(':');
@@ -282,6 +380,9 @@ pub fn print(tree: &Tree) -> String {
                 if tree.is_leaf(node) {
                     out.push_str(&tree.value(node).to_string());
                 } else {
+                    if tree.is_chance(node) {
+                        out.push('?');
+                    }
                     out.push('(');
                     stack.push(Step::Close);
                     stack.extend(tree.children(node).iter().rev().map(|&c| Step::Node(c)));
@@ -308,6 +409,43 @@ mod tests {
         );
         assert_eq!(print(&t), "A:(B:(3 5) C:(6 9))");
         assert_eq!(parse("D:3").unwrap().label(0), Some("D"));
+    }
+
+    #[test]
+    fn chance_nodes_with_weights() {
+        let t = parse("A:(B:?(1: D:(3 5), 3: 6) ?(0.5: 1, 0: 2))").unwrap();
+        assert!(t.is_chance(1) && !t.is_chance(0) && !t.is_chance(2));
+        assert_eq!(
+            (t.weight(2), t.weight(5), t.label(2)),
+            (1.0, 3.0, Some("D"))
+        );
+        assert_eq!(print(&t), "A:(B:?(1: D:(3 5) 3: 6) ?(0.5: 1 0: 2))");
+        assert_eq!(parse(&print(&t)).unwrap(), t);
+        assert_ne!(
+            parse("(?(1: 3 2: 4))").unwrap(),
+            parse("(?(2: 3 1: 4))").unwrap()
+        );
+        assert_ne!(parse("(?(1: 3 2: 4))").unwrap(), parse("((3 4))").unwrap());
+        let cases: [(&str, usize, usize); 9] = [
+            ("?(3 4)", 1, 3),        // no weight
+            ("?(1: 3, 4)", 1, 9),    // the second has none
+            ("(1: 3)", 1, 2),        // a weight outside a chance node
+            ("?(-1: 3)", 1, 3),      // negative
+            ("?(1e999: 3)", 1, 3),   // infinite
+            ("?(0: 3, 0: 4)", 1, 1), // all zero
+            ("?(1: )", 1, 6),        // a weight with no node
+            ("?(A: 1: 3)", 1, 6),    // the weight after the label
+            ("?(1: 2: 3)", 1, 6),    // two weights
+        ];
+        for (text, line, column) in cases {
+            let e = parse(text).unwrap_err();
+            assert_eq!(
+                (e.kind, e.line, e.column),
+                (BadWeight, line, column),
+                "{text:?}: {e}"
+            );
+        }
+        assert_eq!(parse("? (1: 3)").unwrap_err().kind, BadToken);
     }
 
     #[test]
