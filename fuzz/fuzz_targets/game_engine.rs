@@ -1,9 +1,10 @@
 //! The game engine driven by a game the fuzzer controls, whose callbacks misbehave: move
 //! counts that are negative or beyond the capacity, scores at INT_MIN and INT_MAX, bad
 //! bounds, no moves without the game being over, moves that lead back to positions seen
-//! before (hash collisions included). Every search must return a status, never crash or
-//! hang; on success the move is legal, the engine took back every move it played, and the
-//! same inputs give the same answer.
+//! before (hash collisions included), chance nodes with no outcomes, too many, or
+//! negative, NaN, infinite, huge or all-zero weights. Every search must return a status,
+//! never crash or hang; on success the move is legal, the engine took back every move it
+//! played, and the same inputs give the same answer.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -114,6 +115,35 @@ unsafe extern "C" fn bounds(ctx: *mut c_void, lo: *mut i32, hi: *mut i32) -> boo
     true
 }
 
+unsafe extern "C" fn is_chance(ctx: *mut c_void) -> bool {
+    rogue(ctx).byte(20) % 3 == 0
+}
+
+unsafe extern "C" fn outcomes(ctx: *mut c_void, out: *mut i64, weights: *mut f64, cap: usize) -> i32 {
+    let g = rogue(ctx);
+    let n: i32 = match g.byte(21) {
+        250 => -1,
+        251 => cap as i32 + 1,
+        b => (b % 4) as i32, // 0: a chance node with no outcomes
+    };
+    for i in 0..(n.max(0) as usize).min(cap) {
+        let w = match g.byte(22 + i as u64) {
+            0 => -1.0,
+            1 => f64::NAN,
+            2 => f64::INFINITY,
+            3 => 0.0,
+            4 => f64::MAX, // two of them overflow the sum
+            b => (b % 7) as f64 + 0.5,
+        };
+        // SAFETY: both buffers have room for `cap` entries (the engine's contract), i < cap.
+        unsafe {
+            out.add(i).write(i as i64);
+            weights.add(i).write(w);
+        }
+    }
+    n
+}
+
 fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<i64>)>, Vec<i64>) {
     let mut g = Rogue {
         data,
@@ -133,13 +163,15 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
         hash: (flags & 1 == 1).then_some(hash as _),
         max_to_move: (flags & 2 == 2).then_some(max_to_move as _),
         bounds: (flags & 4 == 4).then_some(bounds as _),
-            ..Default::default()
+        is_chance: (header[6] & 16 == 16).then_some(is_chance as _),
+        outcomes: (header[6] & 16 == 16).then_some(outcomes as _),
+        ..Default::default()
     };
     // SAFETY: all-zero options are then filled by the init function.
     let mut o: mm_search_options = unsafe { std::mem::zeroed() };
     // SAFETY: `o` is writable.
     unsafe { mm_search_options_init(&mut o) };
-    o.method = header[2] as u32 % 5; // 4 is not a method
+    o.method = header[2] as u32 % 8; // 7 is not a method; 4-6 are the chance methods
     o.max_depth = match header[3] % 10 {
         0 => MM_DEPTH_UNLIMITED,
         d => d as u32,
