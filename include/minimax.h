@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 #define MM_VERSION_MAJOR 0
-#define MM_VERSION_MINOR 2
+#define MM_VERSION_MINOR 3
 #define MM_VERSION_PATCH 0
-#define MM_VERSION_STRING "0.2.0"
+#define MM_VERSION_STRING "0.3.0"
 
 /**
  * A principal variation's entry for a chance step (the outcome is not chosen):

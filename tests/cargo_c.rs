@@ -57,14 +57,15 @@ fn cargo_cinstall_installs_what_make_install_does() {
         .current_dir(root()));
     let installed = listing(&by_make);
     assert_eq!(listing(&by_cargo_c), installed);
-    assert!(installed.contains(&"lib/libminimax.so.0 -> libminimax.so.0.2.0".to_string()));
+    let full = format!("libminimax.so.{}", env!("CARGO_PKG_VERSION"));
+    assert!(installed.contains(&format!("lib/libminimax.so.0 -> {full}")));
     assert_eq!(
         std::fs::read(by_cargo_c.join("include/minimax.h")).unwrap(),
         std::fs::read(root().join("include/minimax.h")).unwrap()
     );
     let soname = ok(Command::new("readelf")
         .arg("-d")
-        .arg(by_cargo_c.join("lib/libminimax.so.0.2.0")));
+        .arg(by_cargo_c.join("lib").join(&full)));
     assert!(String::from_utf8_lossy(&soname.stdout).contains("[libminimax.so.0]"));
 
     // A program built against each install through pkg-config starts and answers.

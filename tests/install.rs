@@ -59,7 +59,7 @@ fn install_then_build_with_pkg_config_dynamic_and_static_then_uninstall() {
             "lib/libminimax.a",
             "lib/libminimax.so",
             "lib/libminimax.so.0",
-            "lib/libminimax.so.0.2.0",
+            format!("lib/libminimax.so.{}", env!("CARGO_PKG_VERSION")).as_str(),
             "lib/pkgconfig/minimax.pc",
         ]
     );
