@@ -59,6 +59,9 @@ demo: examples
 	@echo '== tree_solver c_examples/exercise.tree --dot build/exercise.dot =='
 	@$(BUILD)/tree_solver --dot $(BUILD)/exercise.dot c_examples/exercise.tree
 	@echo
+	@echo '== tree_solver c_examples/chance.tree --dot build/chance.dot (MAX, a coin, MAX) =='
+	@$(BUILD)/tree_solver --dot $(BUILD)/chance.dot c_examples/chance.tree
+	@echo
 	@echo '== 2048 --moves 3 --show (the engine'"'"'s expectimax over chance nodes) =='
 	@$(BUILD)/2048 --moves 3 --show
 

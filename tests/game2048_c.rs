@@ -95,6 +95,24 @@ fn seeded_games_reach_2048() {
 }
 
 #[test]
+fn time_limits_other_methods_and_interactive_play() {
+    let exe = build_example("2048.c");
+    for args in [
+        &["--ms", "5", "--moves", "5"][..],
+        &["--method", "star2", "--depth", "3", "--moves", "5"],
+    ] {
+        let out = run(&exe, args, "");
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).contains("5 moves"), "{args:?}: {}", stdout(&out));
+    }
+    // You play: a move that does nothing is refused, the others are played, q quits.
+    let out = run(&exe, &["--play"], "w\nw\nw\nw\na\nd\nq\n");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.matches("the engine advises").count() >= 2, "{text}");
+}
+
+#[test]
 fn bad_arguments_are_refused() {
     let exe = build_example("2048.c");
     for args in [
