@@ -587,6 +587,31 @@ fn limits_and_progress_work_in_chance_searches() {
     assert_eq!(last, (r.depth, r.expected), "the last report is the answer");
     assert!(depths.windows(2).all(|w| w[0].0 < w[1].0));
 
+    // The stop flag, set before the search: no iteration completes, yet a legal move.
+    let stop = std::sync::atomic::AtomicI32::new(1);
+    let mut o = Options {
+        method: Method::Expectimax,
+        stop: Some(&stop),
+        ..Options::default()
+    };
+    let r = search(&mut g, &mut o).unwrap();
+    let mut legal = Vec::new();
+    g.moves(&mut legal).unwrap();
+    assert!(r.depth == 0 && !r.exact && legal.contains(&r.best_move.unwrap()));
+    // A time limit ends an unlimited search promptly, with the deepest iteration done.
+    let started = std::time::Instant::now();
+    let mut o = Options {
+        method: Method::Star1,
+        time_limit: Some(std::time::Duration::from_millis(20)),
+        ..Options::default()
+    };
+    let r = search(&mut g, &mut o).unwrap();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "generous: a noisy machine"
+    );
+    assert!(r.depth >= 1 && !r.proven, "{r:?}");
+
     // A lent table serves a chance search as it does a deterministic one.
     let mut table = Table::new(1 << 16).unwrap();
     let mut o = opts(Method::Star1, 3, true, false);

@@ -103,7 +103,11 @@ fn time_limits_other_methods_and_interactive_play() {
     ] {
         let out = run(&exe, args, "");
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        assert!(stdout(&out).contains("5 moves"), "{args:?}: {}", stdout(&out));
+        assert!(
+            stdout(&out).contains("5 moves"),
+            "{args:?}: {}",
+            stdout(&out)
+        );
     }
     // You play: a move that does nothing is refused, the others are played, q quits.
     let out = run(&exe, &["--play"], "w\nw\nw\nw\na\nd\nq\n");
