@@ -598,7 +598,8 @@ fn limits_and_progress_work_in_chance_searches() {
     let mut legal = Vec::new();
     g.moves(&mut legal).unwrap();
     assert!(r.depth == 0 && !r.exact && legal.contains(&r.best_move.unwrap()));
-    // A time limit ends an unlimited search promptly, with the deepest iteration done.
+    // A time limit ends an unlimited search promptly, with a legal move (from the deepest
+    // iteration done, if the machine let one finish in time).
     let started = std::time::Instant::now();
     let mut o = Options {
         method: Method::Star1,
@@ -610,7 +611,7 @@ fn limits_and_progress_work_in_chance_searches() {
         started.elapsed() < std::time::Duration::from_secs(5),
         "generous: a noisy machine"
     );
-    assert!(r.depth >= 1 && !r.proven, "{r:?}");
+    assert!(!r.proven && legal.contains(&r.best_move.unwrap()), "{r:?}");
 
     // A lent table serves a chance search as it does a deterministic one.
     let mut table = Table::new(1 << 16).unwrap();

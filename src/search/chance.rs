@@ -199,11 +199,7 @@ impl<G: Game> Chance<'_, G> {
         self.stats.nodes += 1;
         self.check_limits()?;
         let p = ply as usize;
-        if self.pv.len() <= p {
-            self.pv.resize_with(p + 1, Vec::new);
-            self.moves.resize_with(p + 1, Vec::new);
-            self.draws.resize_with(p + 1, Vec::new);
-        }
+        self.grow(p);
         self.pv[p].clear();
         if let Some(score) = self.game.outcome() {
             self.stats.leaves += 1;
@@ -232,20 +228,13 @@ impl<G: Game> Chance<'_, G> {
             if let Some(e) = table.probe(key, max_side) {
                 self.stats.table_hits += 1;
                 table_move = e.best;
-                // As in the deterministic engine: the same depth, or a proven entry
-                // searched no deeper.
-                let fits = if e.proven {
-                    e.depth <= depth
-                } else {
-                    e.depth == depth
-                };
                 let v = f64::from_bits(e.value as u64);
                 let usable = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => v >= beta,
                     Bound::Upper => v <= alpha,
                 };
-                if ply > 0 && fits && usable {
+                if ply > 0 && e.fits(depth) && usable {
                     if !e.proven {
                         self.horizon += 1;
                     }
@@ -281,6 +270,15 @@ impl<G: Game> Chance<'_, G> {
             });
         }
         Ok(v)
+    }
+
+    /// Makes room in the per-ply buffers for ply `p`.
+    fn grow(&mut self, p: usize) {
+        if self.pv.len() <= p {
+            self.pv.resize_with(p + 1, Vec::new);
+            self.moves.resize_with(p + 1, Vec::new);
+            self.draws.resize_with(p + 1, Vec::new);
+        }
     }
 
     /// A MAX or MIN node: plain expectiminimax, or fail-soft alpha-beta. Returns the value
@@ -518,11 +516,7 @@ impl<G: Game> Chance<'_, G> {
         self.stats.nodes += 1;
         self.check_limits()?;
         let p = ply as usize;
-        if self.moves.len() <= p {
-            self.pv.resize_with(p + 1, Vec::new);
-            self.moves.resize_with(p + 1, Vec::new);
-            self.draws.resize_with(p + 1, Vec::new);
-        }
+        self.grow(p);
         let key = self.table.and_then(|_| self.game.hash());
         let table_move = match (key, self.table) {
             (Some(k), Some(t)) => t.probe(k, max_side).map_or(NO_MOVE, |e| e.best),

@@ -465,15 +465,7 @@ impl<G: Game> Engine<'_, G> {
             if let Some(e) = table.probe(key, max_side) {
                 self.stats.table_hits += 1;
                 table_move = e.best;
-                // Only a search of the same depth has the same value (a deeper one may differ
-                // from this depth's), unless every line of it ended: a proven entry holds
-                // its subtree's height, and is good for any depth at least that.
-                let fits = if e.proven {
-                    e.depth <= depth
-                } else {
-                    e.depth == depth
-                };
-                if ply > 0 && fits {
+                if ply > 0 && e.fits(depth) {
                     let v = value::from_table(e.value, ply);
                     let usable = match e.bound {
                         Bound::Exact => true,

@@ -36,6 +36,19 @@ pub(crate) struct Entry {
     pub max_side: bool,
 }
 
+impl Entry {
+    /// Whether the entry answers for a search `depth` plies deep: only a search of the
+    /// same depth has the same value (a deeper one may differ), unless every line of it
+    /// ended: a proven entry holds its subtree's height, good for any depth at least that.
+    pub(crate) fn fits(&self, depth: u32) -> bool {
+        if self.proven {
+            self.depth <= depth
+        } else {
+            self.depth == depth
+        }
+    }
+}
+
 /// The `best` of an entry that has none.
 pub(crate) const NO_MOVE: i64 = i64::MIN;
 

@@ -89,14 +89,7 @@ pub fn dot(tree: &Tree, max_at_root: bool, algorithm: Algorithm) -> (String, Sol
             Some((v, a, b)) => format!("{name}{side}{}", shown(v, a, b)),
             None => format!("{name}{side}").trim_end().to_string(),
         };
-        let style = if pruned[node] {
-            ", style=dashed, color=gray60, fontcolor=gray60"
-        } else if on_line[node] {
-            ", style=\"filled,bold\", color=red, fillcolor=mistyrose"
-        } else {
-            ""
-        };
-        let _ = writeln!(out, "  n{node} [label=\"{text}\", shape={shape}{style}];");
+        node_line(&mut out, node, &text, shape, pruned[node], on_line[node]);
     }
     for node in tree.preorder() {
         for &c in tree.children(node) {
@@ -167,14 +160,7 @@ pub fn dot_chance(
         } else {
             format!("{name}{side}").trim_end().to_string()
         };
-        let style = if !visited {
-            ", style=dashed, color=gray60, fontcolor=gray60"
-        } else if on_line[node] {
-            ", style=\"filled,bold\", color=red, fillcolor=mistyrose"
-        } else {
-            ""
-        };
-        let _ = writeln!(out, "  n{node} [label=\"{text}\", shape={shape}{style}];");
+        node_line(&mut out, node, &text, shape, !visited, on_line[node]);
     }
     for node in tree.preorder() {
         let total: f64 = tree.children(node).iter().map(|&c| tree.weight(c)).sum();
@@ -197,6 +183,18 @@ pub fn dot_chance(
     }
     out.push_str("}\n");
     Ok((out, solution))
+}
+
+/// One node's line: pruned nodes dashed grey, the optimal line's filled red.
+fn node_line(out: &mut String, node: usize, text: &str, shape: &str, pruned: bool, on_line: bool) {
+    let style = if pruned {
+        ", style=dashed, color=gray60, fontcolor=gray60"
+    } else if on_line {
+        ", style=\"filled,bold\", color=red, fillcolor=mistyrose"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "  n{node} [label=\"{text}\", shape={shape}{style}];");
 }
 
 /// A value in a few digits: `7`, `4.5`, `0.333`.
