@@ -13,7 +13,9 @@ use std::collections::HashMap;
 
 use common::Rng;
 use game2048::Game2048;
-use minimax::search::{ANY_OUTCOME, Game, GameError, Method, Move, Options, Table, search};
+use minimax::search::{
+    ANY_OUTCOME, Game, GameError, Method, Move, Options, Table, search, search_parallel,
+};
 
 const CHANCE: [Method; 3] = [Method::Expectimax, Method::Star1, Method::Star2];
 
@@ -620,4 +622,18 @@ fn limits_and_progress_work_in_chance_searches() {
     let a = search(&mut g, &mut o).unwrap();
     let b = search(&mut g, &mut opts(Method::Expectimax, 3, true, false)).unwrap();
     assert!(close(a.expected.unwrap(), b.expected.unwrap()));
+}
+
+#[test]
+fn chance_searches_run_on_one_thread_whatever_is_asked() {
+    let mut g = Game2048::random(9, 12);
+    let one = search(&mut g, &mut opts(Method::Star2, 4, true, true)).unwrap();
+    let mut o = opts(Method::Star2, 4, true, true);
+    o.threads = 4;
+    let four = search_parallel(&mut g, &mut o).unwrap();
+    assert_eq!(four.threads, 1, "not parallel yet, and the result says so");
+    assert_eq!(
+        (four.expected, four.best_move),
+        (one.expected, one.best_move)
+    );
 }
