@@ -77,6 +77,28 @@ static void nulls(void) {
     CHECK(mm_tree_from_csr(offsets, 4, children, 2, values, 3, NULL) == MM_ERR_NULL_ARGUMENT);
     CHECK(mm_tree_from_leaves(NULL, 8, 2, &u) == MM_ERR_NULL_ARGUMENT);
     CHECK(mm_tree_from_leaves(leaves, 8, 2, NULL) == MM_ERR_NULL_ARGUMENT);
+
+    /* The chance functions. */
+    bool chance[] = {true, false, false};
+    double weights[] = {1, 3};
+    CHECK(mm_tree_from_csr_chance(offsets, 4, children, 2, values, 3, NULL, weights, &u) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_tree_from_csr_chance(offsets, 4, children, 2, values, 3, chance, NULL, &u) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_tree_from_csr_chance(offsets, 4, children, 2, values, 3, chance, weights, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_tree_from_csr_chance(offsets, 4, children, 2, values, SIZE_MAX, chance, weights, &u) != MM_OK);
+    mm_chance_solution cs;
+    size_t cline[4];
+    CHECK(mm_expectimax_leaves(NULL, 8, 2, true, MM_ALGORITHM_STAR2, &cs, cline, 4) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_expectimax_leaves(leaves, 8, 2, true, MM_ALGORITHM_STAR2, NULL, cline, 4) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_expectimax_leaves(leaves, 8, 2, true, MM_ALGORITHM_STAR2, &cs, cline, 2) == MM_ERR_BUFFER_TOO_SMALL);
+    CHECK(mm_expectimax_leaves(leaves, 8, 2, true, 99, &cs, NULL, 0) == MM_ERR_UNKNOWN_ALGORITHM);
+    CHECK(mm_expectimax_leaves(leaves, SIZE_MAX, 2, true, MM_ALGORITHM_STAR2, &cs, NULL, 0) != MM_OK);
+    CHECK(mm_expectimax_leaves(leaves, 8, 2, true, MM_ALGORITHM_STAR2, &cs, NULL, 0) == MM_OK && cs.value == 7.0);
+    CHECK(mm_tree_expectimax(NULL, true, MM_ALGORITHM_STAR1, &cs, NULL, 0) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_tree_from_csr_chance(offsets, 4, children, 2, values, 3, chance, weights, &u) == MM_OK);
+    CHECK(mm_tree_expectimax(u, true, MM_ALGORITHM_STAR1, NULL, NULL, 0) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_tree_expectimax(u, true, MM_ALGORITHM_STAR1, &cs, NULL, 0) == MM_OK && cs.value == 0.25 * 4 + 0.75 * 7);
+    mm_tree_free(u);
+    u = NULL;
     size_t n, h, count, needed, line[8], nodes[16];
     CHECK(mm_tree_size(NULL, &n, &h) == MM_ERR_NULL_ARGUMENT);
     CHECK(mm_tree_size(t, NULL, &h) == MM_ERR_NULL_ARGUMENT);
