@@ -1099,7 +1099,7 @@ enum mm_status mm_tree_print(const struct mm_tree *tree, char *buf, size_t cap, 
  * (NUL-terminated): MAX nodes as upward triangles, MIN as downward, leaves as boxes;
  * each evaluated node's value (`<=`/`>=` for fail-soft bounds); the optimal line in red;
  * for alpha-beta, pruned branches dashed grey with the bounds that cut them. With a chance
- * algorithm, chance nodes are circles with each edge's probability, every node entered
+ * algorithm, chance nodes are circles with each edge's weight and probability, every node entered
  * shows its expected value, and the nodes Star1 or Star2 pruned are dashed grey. Sizes
  * are reported as for `mm_tree_print`.
  *

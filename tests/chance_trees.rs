@@ -337,7 +337,7 @@ fn the_picture_shows_chance_nodes_probabilities_and_pruning() {
         picture.contains("label=\"B\\nchance = 7\", shape=circle"),
         "{picture}"
     );
-    assert!(picture.contains("[label=\"p=0.75\""), "{picture}");
+    assert!(picture.contains("[label=\"w=3, p=0.75\""), "{picture}");
     let pruned: Vec<usize> = (0..t.node_count()).filter(|&n| !s.visited[n]).collect();
     assert!(!pruned.is_empty());
     for n in pruned {

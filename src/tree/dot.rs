@@ -118,7 +118,7 @@ pub fn dot(tree: &Tree, max_at_root: bool, algorithm: Algorithm) -> (String, Sol
 
 /// Searches a tree with chance nodes by a chance method and draws it: every node the
 /// search entered with its expected value (exact, from the definition), each chance
-/// edge with its probability, the nodes that Star1 or Star2 pruned dashed and grey.
+/// edge with its weight and probability, the nodes that Star1 or Star2 pruned dashed and grey.
 pub fn dot_chance(
     tree: &Tree,
     max_at_root: bool,
@@ -167,7 +167,8 @@ pub fn dot_chance(
         for &c in tree.children(node) {
             let mut attrs = Vec::new();
             if tree.is_chance(node) {
-                attrs.push(format!("label=\"p={}\"", short(tree.weight(c) / total)));
+                let (w, p) = (short(tree.weight(c)), short(tree.weight(c) / total));
+                attrs.push(format!("label=\"w={w}, p={p}\""));
             }
             if !solution.visited[c] {
                 attrs.push("style=dashed, color=gray60, fontcolor=gray60".into());
