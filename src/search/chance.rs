@@ -252,13 +252,7 @@ impl<G: Game> Chance<'_, G> {
             self.player_node(depth, ply, max_side, alpha, beta, table_move)?
         };
         if let (Some(key), Some(table)) = (key, self.table) {
-            let bound = if v <= alpha {
-                Bound::Upper
-            } else if v >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(v, alpha, beta);
             table.store(Entry {
                 key,
                 value: v.to_bits() as i64,

@@ -504,13 +504,7 @@ impl<G: Game> Engine<'_, G> {
 
         if let (Some(key), Some(table)) = (key, self.table) {
             let proven = self.horizon == horizon_before;
-            let bound = if best <= alpha {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(best, alpha, beta);
             table.store(Entry {
                 key,
                 value: value::to_table(best, ply),

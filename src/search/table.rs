@@ -17,6 +17,19 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft search's value `v` within `(alpha, beta)` says of the true value.
+    pub(crate) fn of<T: PartialOrd>(v: T, alpha: T, beta: T) -> Bound {
+        if v <= alpha {
+            Bound::Upper
+        } else if v >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// A stored search of a position.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
