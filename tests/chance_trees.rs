@@ -144,6 +144,27 @@ fn random_chance_trees_against_plain_expectimax() {
     }
 }
 
+/// `mm_tree_from_csr_chance` on CSR arrays: the status and the handle (NULL on error).
+fn from_csr_c((o, c, v, ch, w): &Csr) -> (mm_status, *mut mm_tree) {
+    let mut tree = std::ptr::null_mut();
+    // SAFETY: each array with its length (`ch` one per value, `w` one per child);
+    // `tree` is writable.
+    let st = unsafe {
+        mm_tree_from_csr_chance(
+            o.as_ptr(),
+            o.len(),
+            c.as_ptr(),
+            c.len(),
+            v.as_ptr(),
+            v.len(),
+            ch.as_ptr(),
+            w.as_ptr(),
+            &mut tree,
+        )
+    };
+    (st, tree)
+}
+
 /// Runs `f` with a parsed tree handle.
 fn with_tree<R>(text: &str, f: impl FnOnce(*mut mm_tree) -> R) -> R {
     let mut tree = std::ptr::null_mut();
@@ -236,22 +257,8 @@ fn the_textbook_exercise_through_the_c_api() {
     let (s, line) = with_tree(text, |t| expectimax_c(t, MM_ALGORITHM_STAR2)).unwrap();
     assert_eq!((s.value, line), (7.0, vec![1]));
     let t = text::parse(text).unwrap();
-    let (o, c, v, ch, w) = csr(&t);
-    let mut tree = std::ptr::null_mut();
-    // SAFETY: each array with its length; `tree` writable.
-    let st = unsafe {
-        mm_tree_from_csr_chance(
-            o.as_ptr(),
-            o.len(),
-            c.as_ptr(),
-            c.len(),
-            v.as_ptr(),
-            v.len(),
-            ch.as_ptr(),
-            w.as_ptr(),
-            &mut tree,
-        )
-    };
+    let arrays = csr(&t);
+    let (st, tree) = from_csr_c(&arrays);
     assert_eq!(st, MM_OK);
     assert_eq!(
         expectimax_c(tree, MM_ALGORITHM_EXPECTIMAX).unwrap().0.value,
@@ -274,23 +281,9 @@ fn the_textbook_exercise_through_the_c_api() {
     // SAFETY: freed once.
     unsafe { mm_tree_free(tree) };
     // A bad weight in CSR arrays.
-    let mut bad = w.clone();
-    bad[2] = -1.0; // the first child of the first chance node (the root has 2 children)
-    let mut tree = std::ptr::null_mut();
-    // SAFETY: as above.
-    let st = unsafe {
-        mm_tree_from_csr_chance(
-            o.as_ptr(),
-            o.len(),
-            c.as_ptr(),
-            c.len(),
-            v.as_ptr(),
-            v.len(),
-            ch.as_ptr(),
-            bad.as_ptr(),
-            &mut tree,
-        )
-    };
+    let mut bad = arrays;
+    bad.4[2] = -1.0; // the first child of the first chance node (the root has 2 children)
+    let (st, tree) = from_csr_c(&bad);
     assert_eq!((st, tree.is_null()), (MM_ERR_BAD_WEIGHT, true));
     // mm_solve_leaves gives integers: a chance algorithm is pointed elsewhere.
     let mut sol = MaybeUninit::<mm_solution>::uninit();

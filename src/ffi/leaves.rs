@@ -6,7 +6,7 @@ use super::boundary::status_call;
 use super::status::mm_status::{self, *};
 use crate::search::Method;
 use crate::tree::chance::{ChanceSolution, leaves_expectimax};
-use crate::tree::{Algorithm, CompleteTree, Solution, Stats};
+use crate::tree::{Algorithm, CompleteTree, Solution, Stats, height_of};
 
 /// An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
 #[allow(non_camel_case_types)]
@@ -199,7 +199,7 @@ pub unsafe extern "C" fn mm_expectimax_leaves(
         let method = chance_method_from(algorithm)?;
         // SAFETY: the caller guarantees `count` readable int32_t at `leaves`.
         let leaves = unsafe { slice(leaves, count)? };
-        let height = CompleteTree::new(leaves, branching)?.height() as usize;
+        let height = height_of(leaves.len(), branching)? as usize;
         if !line.is_null() && line_cap < height {
             return Err(MM_ERR_BUFFER_TOO_SMALL);
         }

@@ -92,18 +92,7 @@ pub(crate) fn search<G: Game>(
 impl<G: Game> Chance<'_, G> {
     fn run(&mut self) -> Result<SearchResult, GameError> {
         let root_max = self.game.max_to_move().unwrap_or(self.plan.max_at_root);
-        let mut result = SearchResult {
-            best_move: None,
-            value: 0,
-            expected: Some(0.0),
-            exact: false,
-            proven: false,
-            plies_to_end: None,
-            depth: 0,
-            pv: Vec::new(),
-            stats: SearchStats::default(),
-            threads: 1,
-        };
+        let mut result = SearchResult::unfinished(Some(0.0));
         if self.plan.method != Method::Expectimax {
             let (lo, hi) = self.game.bounds().ok_or(GameError::NoBounds)?;
             if lo > hi || check_score(lo).is_err() || check_score(hi).is_err() {
@@ -445,17 +434,17 @@ impl<G: Game> Chance<'_, G> {
         }
         let mut lo_sum: f64 = draws.iter().map(|d| d.p * d.lo).sum();
         let mut hi_sum: f64 = draws.iter().map(|d| d.p * d.hi).sum();
-        // Whose turn the outcomes are: known here if the game lets the sides alternate.
+        // Whose turn the outcomes are: known here if the game lets the sides alternate;
+        // else the outcome is played to ask (and, if probed, searched while played).
         let alternating = self.game.max_to_move().is_none();
         for draw in draws.iter_mut() {
             let d = *draw;
-            let child_max = if alternating {
-                !max_side
-            } else {
+            if !alternating {
                 self.game.play(d.mv);
-                let side = self.game.max_to_move().unwrap_or(!max_side);
-                self.game.undo(d.mv);
-                side
+            }
+            let child_max = match alternating {
+                true => !max_side,
+                false => self.game.max_to_move().unwrap_or(!max_side),
             };
             // The outcome's window, as Star1 would give it with the others at their
             // bounds; a MAX position's probe can only settle the node against `beta`, a
@@ -463,11 +452,19 @@ impl<G: Game> Chance<'_, G> {
             let a = (alpha - (hi_sum - d.p * d.hi)) / d.p;
             let b = (beta - (lo_sum - d.p * d.lo)) / d.p;
             let window = match child_max {
-                true if beta < f64::INFINITY => (a.max(d.lo), b),
-                false if alpha > f64::NEG_INFINITY => (a, b.min(d.hi)),
-                _ => continue,
+                true if beta < f64::INFINITY => Some((a.max(d.lo), b)),
+                false if alpha > f64::NEG_INFINITY => Some((a, b.min(d.hi))),
+                _ => None,
             };
-            self.game.play(d.mv);
+            let Some(window) = window else {
+                if !alternating {
+                    self.game.undo(d.mv);
+                }
+                continue;
+            };
+            if alternating {
+                self.game.play(d.mv);
+            }
             let probed = self.probe(depth - 1, ply + 1, child_max, window.0, window.1);
             self.game.undo(d.mv);
             let Some(v) = probed? else { continue };

@@ -195,18 +195,7 @@ impl<G: Game> Engine<'_, G> {
     fn run(&mut self) -> Result<Outcome, GameError> {
         let root_max = self.game.max_to_move().unwrap_or(self.plan.max_at_root);
         let sign = if root_max { 1 } else { -1 };
-        let mut result = SearchResult {
-            best_move: None,
-            value: 0,
-            expected: None,
-            exact: false,
-            proven: false,
-            plies_to_end: None,
-            depth: 0,
-            pv: Vec::new(),
-            stats: SearchStats::default(),
-            threads: 1,
-        };
+        let mut result = SearchResult::unfinished(None);
         if let Some(score) = self.game.outcome() {
             check_score(score)?;
             result.value = score;

@@ -260,3 +260,22 @@ pub struct SearchResult {
     /// How many threads searched.
     pub threads: usize,
 }
+
+impl SearchResult {
+    /// A search's answer before any iteration: no move, value 0, nothing exact, one
+    /// thread; `expected` is `Some` for the chance methods.
+    pub(crate) fn unfinished(expected: Option<f64>) -> SearchResult {
+        SearchResult {
+            best_move: None,
+            value: 0,
+            expected,
+            exact: false,
+            proven: false,
+            plies_to_end: None,
+            depth: 0,
+            pv: Vec::new(),
+            stats: SearchStats::default(),
+            threads: 1,
+        }
+    }
+}

@@ -7,7 +7,7 @@
 //! chance levels (the textbook exercise).
 
 use super::general::Tree;
-use super::{CompleteTree, Stats, TreeError};
+use super::{Stats, TreeError, height_of};
 use crate::search::{self, ANY_OUTCOME, Game, GameError, Method, Move, Options};
 
 /// The most levels a tree with chance nodes may have: the engine searches it
@@ -32,12 +32,7 @@ pub struct ChanceSolution {
 /// (summed in the children's order). Iterative: any height.
 pub fn expected_values(tree: &Tree, max_at_root: bool) -> Vec<f64> {
     let order: Vec<usize> = tree.preorder().collect();
-    let mut is_max = vec![max_at_root; tree.node_count()];
-    for &node in &order {
-        for &c in tree.children(node) {
-            is_max[c] = !is_max[node];
-        }
-    }
+    let is_max = tree.sides(max_at_root);
     let mut value = vec![0.0; tree.node_count()];
     for &node in order.iter().rev() {
         let kids = tree.children(node);
@@ -116,13 +111,13 @@ pub fn leaves_expectimax(
     max_at_root: bool,
     method: Method,
 ) -> Result<ChanceSolution, TreeError> {
-    let complete = CompleteTree::new(leaves, branching)?;
+    let height = height_of(leaves.len(), branching)?;
     let mut tree = Tree::from_complete(leaves, branching)?;
     let equal = vec![1.0; branching];
     // Level order: the nodes of level d are b^d.., and level d is MIN's when d is odd
     // from a MAX root (even from a MIN root).
     let mut first = 0;
-    for level in 0..complete.height() {
+    for level in 0..height {
         let width = branching.pow(level);
         if (level % 2 == 1) == max_at_root {
             for node in first..first + width {

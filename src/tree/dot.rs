@@ -56,17 +56,12 @@ pub fn dot(tree: &Tree, max_at_root: bool, algorithm: Algorithm) -> (String, Sol
     };
     let solution = solve_traced(tree, max_at_root, algorithm, &mut rec);
 
-    let mut on_line = vec![false; n];
-    on_line[0] = true;
-    for node in tree.line_nodes(&solution.line) {
-        on_line[node] = true;
-    }
-    let mut is_max = vec![max_at_root; n];
+    let on_line = line_marks(tree, &solution.line);
+    let is_max = tree.sides(max_at_root);
     let mut pruned = vec![false; n];
     for node in tree.preorder() {
         let first_pruned = rec.cuts[node].map_or(usize::MAX, |c| c.0);
         for (i, &c) in tree.children(node).iter().enumerate() {
-            is_max[c] = !is_max[node];
             pruned[c] = pruned[node] || i >= first_pruned;
         }
     }
@@ -126,18 +121,8 @@ pub fn dot_chance(
 ) -> Result<(String, ChanceSolution), GameError> {
     let solution = solve_chance(tree, max_at_root, method)?;
     let values = expected_values(tree, max_at_root);
-    let n = tree.node_count();
-    let mut on_line = vec![false; n];
-    on_line[0] = true;
-    for node in tree.line_nodes(&solution.line) {
-        on_line[node] = true;
-    }
-    let mut is_max = vec![max_at_root; n];
-    for node in tree.preorder() {
-        for &c in tree.children(node) {
-            is_max[c] = !is_max[node];
-        }
-    }
+    let on_line = line_marks(tree, &solution.line);
+    let is_max = tree.sides(max_at_root);
     let mut out = String::from(
         "digraph expectimax {\n  graph [ordering=out];\n  node [fontname=\"Helvetica\"];\n",
     );
@@ -184,6 +169,17 @@ pub fn dot_chance(
     }
     out.push_str("}\n");
     Ok((out, solution))
+}
+
+/// Which nodes an optimal line (child positions from the root) passes through, the root
+/// included.
+fn line_marks(tree: &Tree, line: &[usize]) -> Vec<bool> {
+    let mut on_line = vec![false; tree.node_count()];
+    on_line[0] = true;
+    for node in tree.line_nodes(line) {
+        on_line[node] = true;
+    }
+    on_line
 }
 
 /// One node's line: pruned nodes dashed grey, the optimal line's filled red.

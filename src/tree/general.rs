@@ -270,6 +270,18 @@ impl Tree {
             .collect()
     }
 
+    /// Whether MAX moves at each node, with MAX at the root if `max_at_root` and the
+    /// sides alternating at every level (chance levels included).
+    pub fn sides(&self, max_at_root: bool) -> Vec<bool> {
+        let mut is_max = vec![max_at_root; self.node_count()];
+        for node in self.preorder() {
+            for &c in self.children(node) {
+                is_max[c] = !is_max[node];
+            }
+        }
+        is_max
+    }
+
     /// The number of edges on the longest path from the root to a leaf.
     pub fn height(&self) -> usize {
         let mut depth = vec![0usize; self.node_count()];
