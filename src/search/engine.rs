@@ -371,6 +371,7 @@ impl<G: Game> Engine<'_, G> {
     }
 
     /// `node`, with `self.reach` counting from this node.
+    #[inline(always)]
     fn node_body(
         &mut self,
         depth: u32,
@@ -587,6 +588,7 @@ impl<G: Game> Engine<'_, G> {
     /// whose position another thread is searching is added there and not searched
     /// (`None`).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn search_move(
         &mut self,
         mv: Move,
@@ -637,6 +639,7 @@ impl<G: Game> Engine<'_, G> {
 
     /// Takes a move's value into the node's best; true when the rest can be cut off
     /// (`more`: moves remain, for the statistics).
+    #[inline(always)]
     fn take(&mut self, best: &mut Best, v: i64, mv: Move, more: bool, ply: u32, beta: i64) -> bool {
         if v > best.value {
             best.value = v;
@@ -665,6 +668,7 @@ impl<G: Game> Engine<'_, G> {
     }
 
     /// A child's value from the parent's point of view, within the parent's window.
+    #[inline(always)]
     fn child(
         &mut self,
         depth: u32,
