@@ -16,13 +16,23 @@
 #define W 7
 #define H 6
 
+/* What analyse found for the position with key `key`: the moves that do not hand the
+   opponent a win at once, and the winning moves. */
+typedef struct {
+    uint64_t key, allowed, win;
+} c4_analysis;
+
 typedef struct {
     uint64_t current; /* stones of the player to move */
     uint64_t mask;    /* all stones */
     int moves;        /* stones played */
     uint64_t played[W * H];
-    /* What c4_bounds found, reused by c4_moves for the same position. */
-    uint64_t cached_key, cached_allowed, cached_win;
+    /* Per ply: analyse's answer for that ply's position (c4_bounds finds it, c4_moves reuses
+       it), kept while the search is below it so that each child's c4_play can read it. */
+    c4_analysis analysed[W * H + 1];
+    /* Per ply: whether the last move made four in a row, and whether the position was
+       reached by a move that gives no immediate win (so the side to move has none). */
+    bool won[W * H + 1], quiet[W * H + 1];
 } position;
 
 static uint64_t bottom_col(int c) { return 1ULL << (c * (H + 1)); }
@@ -88,11 +98,17 @@ static uint64_t non_losing_moves(uint64_t current, uint64_t mask) {
 
 static uint64_t non_losing(const position *p) { return non_losing_moves(p->current, p->mask); }
 
+/* Plays a move's bit. The parent's analysis, when it has one, says at once whether the
+   move wins and whether it leaves the opponent an immediate win. */
 static void play_bit(position *p, uint64_t move) {
+    c4_analysis a = p->analysed[p->moves];
+    bool known = a.key == p->current + p->mask;
     p->played[p->moves] = move;
     p->current ^= p->mask;
     p->mask |= move;
     p->moves++;
+    p->won[p->moves] = known ? (move & a.win) != 0 : four_in_a_row(p->current ^ p->mask);
+    p->quiet[p->moves] = known && (move & a.allowed) != 0;
 }
 
 /* ---- the game's callbacks ---- */
@@ -102,19 +118,21 @@ static const int column_order[W] = {3, 2, 4, 1, 5, 0, 6};
 /* The empty board. */
 static void c4_reset(position *p) {
     memset(p, 0, sizeof *p);
-    p->cached_key = ~0ULL; /* no position has this key */
+    for (int i = 0; i <= W * H; i++)
+        p->analysed[i].key = ~0ULL; /* no position has this key */
 }
 
 /* The moves to consider and the winning moves, computed once per position. */
 static void analyse(position *p, uint64_t *allowed, uint64_t *win) {
     uint64_t key = p->current + p->mask;
-    if (p->cached_key != key) {
-        p->cached_key = key;
-        p->cached_win = winning_cells(p->current, p->mask) & possible(p);
-        p->cached_allowed = non_losing(p);
+    c4_analysis *a = &p->analysed[p->moves];
+    if (a->key != key) {
+        a->key = key;
+        a->win = p->quiet[p->moves] ? 0 : winning_cells(p->current, p->mask) & possible(p);
+        a->allowed = non_losing(p);
     }
-    *allowed = p->cached_allowed;
-    *win = p->cached_win;
+    *allowed = a->allowed;
+    *win = a->win;
 }
 
 static int c4_moves(void *ctx, int64_t *out, size_t capacity) {
@@ -159,7 +177,7 @@ static void c4_undo(void *ctx, int64_t column) {
 /* MAX is the first player. A won position scores (44 - n) / 2 for the winner. */
 static bool c4_outcome(void *ctx, int32_t *score) {
     const position *p = ctx;
-    if (p->moves > 0 && four_in_a_row(p->current ^ p->mask)) {
+    if (p->won[p->moves]) {
         int s = (W * H + 2 - p->moves) / 2;
         *score = p->moves % 2 == 1 ? s : -s;
         return true;
@@ -215,11 +233,11 @@ static const char *c4_setup(position *p, const char *line) {
         int c = *s - '1';
         if (p->mask & top_col(c))
             return "the column is full";
-        if (p->moves > 0 && four_in_a_row(p->current ^ p->mask))
+        if (p->won[p->moves])
             return "the game is already over";
         c4_play(p, c);
     }
-    if (p->moves > 0 && four_in_a_row(p->current ^ p->mask))
+    if (p->won[p->moves])
         return "the game is already over";
     return NULL;
 }

@@ -53,9 +53,24 @@ pub struct Position {
     mask: u64,
     pub moves: u32,
     played: [u64; (W * H) as usize],
-    /// `analyse`'s answer for the position of `cached_key`.
-    cached_key: u64,
-    cached: (u64, u64),
+    /// Per ply: `analyse`'s answer for the position of that ply, kept while the search
+    /// is below it, so that every child's `play` can read its parent's answer.
+    analysed: [Analysis; (W * H + 1) as usize],
+    /// Per ply: whether the last move made four in a row.
+    won: [bool; (W * H + 1) as usize],
+    /// Per ply: whether the position was reached by a move that gives no immediate win
+    /// (so the side to move has none, and `analyse` need not look for one).
+    quiet: [bool; (W * H + 1) as usize],
+}
+
+/// What `analyse` found for the position with key `key`.
+#[derive(Clone, Copy)]
+struct Analysis {
+    key: u64,
+    /// The moves that do not hand the opponent a win at once.
+    allowed: u64,
+    /// The winning moves.
+    win: u64,
 }
 
 impl Position {
@@ -65,8 +80,13 @@ impl Position {
             mask: 0,
             moves: 0,
             played: [0; (W * H) as usize],
-            cached_key: !0,
-            cached: (0, 0),
+            analysed: [Analysis {
+                key: !0,
+                allowed: 0,
+                win: 0,
+            }; (W * H + 1) as usize],
+            won: [false; (W * H + 1) as usize],
+            quiet: [false; (W * H + 1) as usize],
         }
     }
     fn possible(&self) -> u64 {
@@ -77,19 +97,25 @@ impl Position {
     }
     /// The moves that do not hand the opponent a win at once, and the winning moves.
     fn analyse(&mut self) -> (u64, u64) {
-        if self.cached_key != self.key() {
-            let possible = self.possible();
+        let key = self.key();
+        let a = &mut self.analysed[self.moves as usize];
+        if a.key != key {
+            let possible = (self.mask + BOTTOM) & BOARD;
             let threats = winning_cells(self.current ^ self.mask, self.mask);
             let forced = possible & threats;
-            let allowed = if forced & forced.wrapping_sub(1) != 0 {
+            a.allowed = if forced & forced.wrapping_sub(1) != 0 {
                 0 // two threats: both cannot be blocked
             } else {
                 (if forced != 0 { forced } else { possible }) & !(threats >> 1)
             };
-            self.cached = (allowed, winning_cells(self.current, self.mask) & possible);
-            self.cached_key = self.key();
+            a.win = if self.quiet[self.moves as usize] {
+                0
+            } else {
+                winning_cells(self.current, self.mask) & possible
+            };
+            a.key = key;
         }
-        self.cached
+        (a.allowed, a.win)
     }
     /// Plays a line of column digits 1-7 from the empty board.
     pub fn setup(line: &str) -> Result<Self, &'static str> {
@@ -113,7 +139,7 @@ impl Position {
         Ok(p)
     }
     pub fn over(&self) -> bool {
-        self.moves > 0 && four_in_a_row(self.current ^ self.mask)
+        self.won[self.moves as usize]
     }
 }
 
@@ -148,10 +174,21 @@ impl Game for Position {
     fn play(&mut self, column: Move) {
         let c = column as u32;
         let mv = (self.mask + (1 << (c * (H + 1)))) & column_mask(c);
+        // The parent's analysis, when it has one, says at once whether the move wins and
+        // whether it leaves the opponent an immediate win.
+        let a = self.analysed[self.moves as usize];
+        let known = a.key == self.key();
         self.played[self.moves as usize] = mv;
         self.current ^= self.mask;
         self.mask |= mv;
         self.moves += 1;
+        let ply = self.moves as usize;
+        self.won[ply] = if known {
+            mv & a.win != 0
+        } else {
+            four_in_a_row(self.current ^ self.mask)
+        };
+        self.quiet[ply] = known && mv & a.allowed != 0;
     }
     fn undo(&mut self, _: Move) {
         self.moves -= 1;
