@@ -53,19 +53,21 @@ static int popcount(uint64_t m) {
     return n;
 }
 
-/* The empty cells that would complete four for `stones`. */
+/* The cells of `stones` that complete four with the stones `s`, `2s` and `3s` away in one
+   line direction, or with one on one side and two on the other. */
+static inline uint64_t line_cells(uint64_t stones, int s) {
+    uint64_t p = (stones << s) & (stones << 2 * s);
+    uint64_t r = (p & (stones << 3 * s)) | (p & (stones >> s));
+    p = (stones >> s) & (stones >> 2 * s);
+    return r | (p & (stones << s)) | (p & (stones >> 3 * s));
+}
+
+/* The empty cells that would complete four for `stones`: vertically (only from below),
+   horizontally and along both diagonals. The shifts are constants, so that each
+   direction compiles to straight-line code. */
 static uint64_t winning_cells(uint64_t stones, uint64_t mask) {
     uint64_t r = (stones << 1) & (stones << 2) & (stones << 3);
-    static const int shifts[3] = {H + 1, H, H + 2};
-    for (int i = 0; i < 3; i++) {
-        int s = shifts[i];
-        uint64_t p = (stones << s) & (stones << 2 * s);
-        r |= p & (stones << 3 * s);
-        r |= p & (stones >> s);
-        p = (stones >> s) & (stones >> 2 * s);
-        r |= p & (stones << s);
-        r |= p & (stones >> 3 * s);
-    }
+    r |= line_cells(stones, H + 1) | line_cells(stones, H) | line_cells(stones, H + 2);
     return r & (board_mask() ^ mask);
 }
 
