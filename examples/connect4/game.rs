@@ -152,7 +152,8 @@ impl Game for Position {
         if win != 0 {
             allowed = win; // a winning move first and alone
         }
-        let mut scored = [(0u32, 0 as Move); W as usize];
+        let mut columns = [0 as Move; W as usize];
+        let mut scores = [0u32; W as usize];
         let mut n = 0;
         for c in ORDER {
             let mv = allowed & column_mask(c);
@@ -161,14 +162,16 @@ impl Game for Position {
             }
             let s = winning_cells(self.current | mv, self.mask).count_ones();
             let mut j = n;
-            while j > 0 && scored[j - 1].0 < s {
-                scored[j] = scored[j - 1]; // stable: ties keep centre-first order
+            while j > 0 && scores[j - 1] < s {
+                scores[j] = scores[j - 1]; // stable: ties keep centre-first order
+                columns[j] = columns[j - 1];
                 j -= 1;
             }
-            scored[j] = (s, c as Move);
+            scores[j] = s;
+            columns[j] = c as Move;
             n += 1;
         }
-        out.extend(scored[..n].iter().map(|&(_, c)| c));
+        out.extend_from_slice(&columns[..n]);
         Ok(())
     }
     fn play(&mut self, column: Move) {
