@@ -36,6 +36,7 @@
 
 mod chance;
 mod engine;
+mod memory;
 mod parallel;
 mod pool;
 mod table;

@@ -9,6 +9,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::memory::{Zeroable, Zeroed};
+
 /// How a stored value relates to the position's true value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -68,13 +70,14 @@ pub(crate) const NO_MOVE: i64 = i64::MIN;
 /// A transposition table: fixed size, power-of-two buckets indexed by the hash, each one
 /// cache line holding two entries: one kept for the deepest search (so that the costly
 /// results near the root survive) and one always replaced. Entries are four words, all
-/// zero when empty, so that a large table costs nothing until used (the allocator hands
-/// out zeroed pages lazily). A table can serve many searches one after another: each
-/// search sees only its own entries, so reusing one saves allocating and touching fresh
-/// memory for every search. One search at a time, which may run on many threads.
+/// zero when empty, so that a large table costs nothing until used (its zeroed pages come
+/// only when first touched: see `memory`). A table can serve many searches one after
+/// another: each search sees only its own entries, so reusing one saves allocating and
+/// touching fresh memory for every search. One search at a time, which may run on many
+/// threads.
 pub struct Table {
     /// Shared with the helper threads of a parallel search.
-    buckets: Arc<Vec<Bucket>>,
+    buckets: Arc<Zeroed<Bucket>>,
     /// 64 minus log2 of the bucket count: the index is the top bits of the mixed hash.
     shift: u32,
     /// The current search's number; entries of other searches are ignored.
@@ -85,6 +88,9 @@ pub struct Table {
 /// `[key ^ check(value, best, meta), value, best, meta]`.
 #[repr(C, align(64))]
 struct Bucket([[AtomicU64; 4]; 2]);
+
+// SAFETY: a bucket is atomic integers only, and all-zero atomics are zeros: an empty bucket.
+unsafe impl Zeroable for Bucket {}
 
 const GENERATION_BITS: u32 = 29;
 /// Depths are below the engine's ply limit (2^20), so 31 bits hold them; bit 31 of the
@@ -105,7 +111,7 @@ impl Table {
         }
         let bits = count.ilog2();
         Some(Table {
-            buckets: Arc::new(zeroed_buckets(1usize << bits)?),
+            buckets: Arc::new(Zeroed::new(1usize << bits)?),
             shift: 64 - bits,
             generation: 1,
         })
@@ -141,6 +147,7 @@ impl Table {
 
     /// The bucket of a hash. Games' hashes are often poorly mixed (a bitboard's low bits
     /// cover one corner), so the index is taken from a Fibonacci multiple's top bits.
+    #[inline(always)]
     fn bucket(&self, key: u64) -> &[[AtomicU64; 4]; 2] {
         let i = key
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -150,6 +157,7 @@ impl Table {
     }
 
     /// Asks the processor to bring a key's bucket into the cache, without waiting for it.
+    #[inline(always)]
     pub(crate) fn prefetch(&self, key: u64) {
         let bucket: *const [[AtomicU64; 4]; 2] = self.bucket(key);
         #[cfg(target_arch = "x86_64")]
@@ -163,6 +171,7 @@ impl Table {
     }
 
     /// The entry of this search for `key` with `max_side` to move, if there is one.
+    #[inline(always)]
     pub(crate) fn probe(&self, key: u64, max_side: bool) -> Option<Entry> {
         self.bucket(key)
             .iter()
@@ -171,6 +180,7 @@ impl Table {
 
     /// The entry in `words` if it is whole, this search's, and holds `key` with
     /// `max_side` to move.
+    #[inline(always)]
     fn decode(&self, key: u64, max_side: bool, [k, value, best, meta]: [u64; 4]) -> Option<Entry> {
         if k ^ check(value, best, meta) != key
             || generation_of(meta) != self.generation
@@ -197,6 +207,7 @@ impl Table {
 
     /// Stores an entry. Another thread may store into the same bucket at the same time:
     /// the worst outcome is a lost entry or a torn one, which `probe` rejects.
+    #[inline(always)]
     pub(crate) fn store(&self, e: Entry) {
         let bound: u64 = match e.bound {
             Bound::Exact => 1,
@@ -232,16 +243,19 @@ impl Table {
 /// words' bits: a torn mix of two entries passes only if their products happen to XOR
 /// alike, about as likely as two positions sharing a 64-bit hash. The three products are
 /// independent, so the check costs a few cycles on the probe's path.
+#[inline(always)]
 fn check(value: u64, best: u64, meta: u64) -> u64 {
     value.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ best.wrapping_mul(0xBF58_476D_1CE4_E5B9)
         ^ meta.wrapping_mul(0x94D0_49BB_1331_11EB)
 }
 
+#[inline(always)]
 fn load(slot: &[AtomicU64; 4]) -> [u64; 4] {
     slot.each_ref().map(|w| w.load(Relaxed))
 }
 
+#[inline(always)]
 fn write(slot: &[AtomicU64; 4], words: [u64; 4]) {
     for (w, v) in slot.iter().zip(words) {
         w.store(v, Relaxed);
@@ -256,26 +270,6 @@ fn generation_of(meta: u64) -> u64 {
 
 fn depth_of(meta: u64) -> u32 {
     meta as u32 & DEPTH_MASK
-}
-
-/// `count` zeroed buckets, or `None` if the allocator cannot give them.
-/// (`vec![...; n]` would abort the caller's process instead.) The memory comes zeroed
-/// from the allocator, so that pages are mapped only when a search first touches them.
-fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
-    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
-    if layout.size() == 0 {
-        return Some(Vec::new());
-    }
-    // SAFETY: the layout's size is not zero (checked).
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
-    if ptr.is_null() {
-        return None;
-    }
-    // SAFETY: `ptr` was just allocated by the global allocator with the layout of `count`
-    // buckets (their alignment and `count * 64` bytes), as `from_raw_parts` requires; all
-    // `count` values are initialised, since all-zero bytes are a valid `Bucket` (atomic
-    // integers); and nothing else owns the allocation.
-    Some(unsafe { Vec::from_raw_parts(ptr, count, count) })
 }
 
 #[cfg(test)]
