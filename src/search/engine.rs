@@ -79,6 +79,8 @@ struct Engine<'a, G: Game> {
     team: Option<&'a Team>,
     /// Nodes already added to the team's count.
     synced: u64,
+    /// The node count at which `check_limits` next looks at the limits.
+    next_check: u64,
     stats: SearchStats,
     /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
     horizon: u64,
@@ -157,6 +159,7 @@ pub(crate) fn run_thread<'a, G: Game>(
         table,
         team,
         synced: 0,
+        next_check: 0,
         stats: SearchStats::default(),
         horizon: 0,
         pv,
@@ -325,22 +328,35 @@ impl<G: Game> Engine<'_, G> {
         Ok(Some(if max_side { (lo, hi) } else { (-hi, -lo) }))
     }
 
+    /// Checks the limits and the stop flag at node `next_check` (one node in 256, and the
+    /// node past the node limit): a comparison on every other node.
+    #[inline(always)]
     fn check_limits(&mut self) -> Result<(), Halt> {
+        if self.stats.nodes < self.next_check {
+            return Ok(());
+        }
+        self.check_limits_now()
+    }
+
+    #[cold]
+    fn check_limits_now(&mut self) -> Result<(), Halt> {
         let limit = self.plan.node_limit;
         if limit != 0 && self.stats.nodes > limit {
             return self.halt();
         }
-        if self.stats.nodes % 256 == 1 {
-            if let Some(team) = self.team {
-                let total = team.add_nodes(self.stats.nodes - self.synced);
-                self.synced = self.stats.nodes;
-                if team.halted() || (limit != 0 && total > limit) {
-                    return self.halt();
-                }
-            }
-            if stopped_or_late(&self.plan, self.stop) {
+        if let Some(team) = self.team {
+            let total = team.add_nodes(self.stats.nodes - self.synced);
+            self.synced = self.stats.nodes;
+            if team.halted() || (limit != 0 && total > limit) {
                 return self.halt();
             }
+        }
+        if stopped_or_late(&self.plan, self.stop) {
+            return self.halt();
+        }
+        self.next_check = self.stats.nodes + 256;
+        if limit != 0 {
+            self.next_check = self.next_check.min(limit + 1);
         }
         Ok(())
     }
