@@ -1,8 +1,8 @@
-//! Zeroed memory for the transposition table. A large table is mapped straight from the
-//! kernel, which hands out zeroed pages only when they are first touched (so an unused
-//! table costs nothing), and on Linux it is advised onto 2 MiB pages: a probe lands
-//! anywhere in the table, and with 4 KiB pages nearly every probe would also miss the TLB.
-//! A small table, or one on another system, comes zeroed from the global allocator.
+//! Zeroed memory for the transposition table. By default it comes zeroed from the global
+//! allocator, which for a run of short searches reuses memory already mapped. A table
+//! about to be filled for many searches can instead be mapped straight from the kernel,
+//! aligned to a huge page and advised onto 2 MiB pages (on Linux): a probe lands anywhere
+//! in the table, and with 4 KiB pages nearly every probe would also miss the TLB.
 
 use std::alloc::Layout;
 use std::ops::Deref;
@@ -49,10 +49,6 @@ impl<T: Zeroable> Zeroed<T> {
                 source: Source::Empty,
             });
         }
-        #[cfg(target_os = "linux")]
-        if let Some(z) = Self::mapped(len, layout) {
-            return Some(z);
-        }
         // SAFETY: the layout's size is not zero (checked).
         let ptr = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
         Some(Zeroed {
@@ -62,10 +58,13 @@ impl<T: Zeroable> Zeroed<T> {
         })
     }
 
-    /// A mapping of at least one huge page, aligned to one and advised onto them; `None`
-    /// for less, or if the kernel refuses the mapping.
+    /// `len` zeroed values on huge pages, for memory about to be filled and then used at
+    /// random for a long time; `None` for less than one huge page, on other systems, or
+    /// if the kernel refuses. (Not the default: every huge page costs 2 MiB of zeroing at
+    /// its first touch, and a fresh mapping never reuses memory already mapped.)
     #[cfg(target_os = "linux")]
-    fn mapped(len: usize, layout: Layout) -> Option<Zeroed<T>> {
+    pub(crate) fn huge(len: usize) -> Option<Zeroed<T>> {
+        let layout = Layout::array::<T>(len).ok()?;
         if layout.size() < HUGE_PAGE || layout.align() > HUGE_PAGE {
             return None;
         }
@@ -99,6 +98,13 @@ impl<T: Zeroable> Zeroed<T> {
             len,
             source: Source::Mapped { base, size },
         })
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+impl<T: Zeroable> Zeroed<T> {
+    pub(crate) fn huge(_: usize) -> Option<Zeroed<T>> {
+        None
     }
 }
 
@@ -148,9 +154,15 @@ mod tests {
     #[test]
     fn zeroed_writable_and_aligned_at_every_size() {
         // Below, at and above one huge page (the mapped path), and empty.
-        for len in [0, 1, 1000, (2 << 20) / 8, (5 << 20) / 8 + 3] {
-            let z = Zeroed::<AtomicU64>::new(len).expect("memory");
-            assert_eq!(z.len(), len);
+        let lens = [0, 1, 1000, (2 << 20) / 8, (5 << 20) / 8 + 3];
+        let huge = lens
+            .iter()
+            .filter_map(|&len| Zeroed::<AtomicU64>::huge(len));
+        let heap = lens
+            .iter()
+            .map(|&len| Zeroed::<AtomicU64>::new(len).expect("memory"));
+        for z in heap.chain(huge) {
+            let len = z.len();
             assert!(z.iter().all(|w| w.load(Relaxed) == 0));
             for (i, w) in z.iter().enumerate() {
                 w.store(i as u64, Relaxed);
@@ -167,5 +179,13 @@ mod tests {
     #[test]
     fn absurd_sizes_are_refused() {
         assert!(Zeroed::<AtomicU64>::new(usize::MAX / 4).is_none());
+        assert!(Zeroed::<AtomicU64>::huge(usize::MAX / 4).is_none());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn huge_only_from_one_huge_page() {
+        assert!(Zeroed::<AtomicU64>::huge(1000).is_none());
+        assert!(Zeroed::<AtomicU64>::huge((2 << 20) / 8).is_some());
     }
 }

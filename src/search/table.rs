@@ -70,11 +70,9 @@ pub(crate) const NO_MOVE: i64 = i64::MIN;
 /// A transposition table: fixed size, power-of-two buckets indexed by the hash, each one
 /// cache line holding two entries: one kept for the deepest search (so that the costly
 /// results near the root survive) and one always replaced. Entries are four words, all
-/// zero when empty, so that a large table costs nothing until used (its zeroed pages come
-/// only when first touched: see `memory`). A table can serve many searches one after
-/// another: each search sees only its own entries, so reusing one saves allocating and
-/// touching fresh memory for every search. One search at a time, which may run on many
-/// threads.
+/// zero when empty. A table can serve many searches one after another: each search sees
+/// only its own entries, so reusing one saves allocating and clearing fresh memory for
+/// every search. One search at a time, which may run on many threads.
 pub struct Table {
     /// Shared with the helper threads of a parallel search.
     buckets: Arc<Zeroed<Bucket>>,
@@ -117,9 +115,16 @@ impl Table {
         })
     }
 
-    /// Writes every bucket once, so that the memory is mapped now rather than page by
-    /// page during the searches (a table meant for many searches wants this).
+    /// Empties the table and maps all its memory now rather than page by page during the
+    /// searches: a table meant for many searches wants this. A table of at least 2 MiB
+    /// moves to fresh memory on huge pages where the system gives them (see `memory`),
+    /// unless a search is using it.
     pub fn prefault(&mut self) {
+        if let Some(buckets) = Arc::get_mut(&mut self.buckets) {
+            if let Some(fresh) = Zeroed::huge(buckets.len()) {
+                *buckets = fresh;
+            }
+        }
         for bucket in self.buckets.iter() {
             for word in bucket.0.iter().flatten() {
                 word.store(0, Relaxed);
