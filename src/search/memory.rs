@@ -153,16 +153,15 @@ mod tests {
 
     #[test]
     fn zeroed_writable_and_aligned_at_every_size() {
-        // Below, at and above one huge page (the mapped path), and empty.
+        // Empty, small, and at and above one huge page; from the heap, and mapped on huge
+        // pages where that applies.
         let lens = [0, 1, 1000, (2 << 20) / 8, (5 << 20) / 8 + 3];
+        let heap = lens.map(|len| (len, Zeroed::<AtomicU64>::new(len).expect("memory")));
         let huge = lens
             .iter()
-            .filter_map(|&len| Zeroed::<AtomicU64>::huge(len));
-        let heap = lens
-            .iter()
-            .map(|&len| Zeroed::<AtomicU64>::new(len).expect("memory"));
-        for z in heap.chain(huge) {
-            let len = z.len();
+            .filter_map(|&len| Some((len, Zeroed::huge(len)?)));
+        for (len, z) in heap.into_iter().chain(huge) {
+            assert_eq!(z.len(), len);
             assert!(z.iter().all(|w| w.load(Relaxed) == 0));
             for (i, w) in z.iter().enumerate() {
                 w.store(i as u64, Relaxed);
