@@ -806,6 +806,8 @@ enum mm_status mm_game_init(struct mm_game *game);
  *
  * A table serves one `mm_search` at a time (which may run on many threads): two
  * searches at once must each have their own. Each search sees only its own entries.
+ * Its memory is all mapped and cleared here, on Linux on 2 MiB pages where the system
+ * gives them (a probe lands anywhere in the table: small pages would add a TLB miss).
  *
  * # Safety
  * `out` must be writable.
