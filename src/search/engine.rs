@@ -354,9 +354,10 @@ impl<G: Game> Engine<'_, G> {
         if stopped_or_late(&self.plan, self.stop) {
             return self.halt();
         }
-        self.next_check = self.stats.nodes + 256;
+        self.next_check = self.stats.nodes.saturating_add(256);
         if limit != 0 {
-            self.next_check = self.next_check.min(limit + 1);
+            // A limit of u64::MAX is as good as none.
+            self.next_check = self.next_check.min(limit.saturating_add(1));
         }
         Ok(())
     }
