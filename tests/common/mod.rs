@@ -212,7 +212,11 @@ pub fn run(exe: &Path, args: &[&str], input: &str) -> Output {
             let name = exe.file_name().unwrap().to_string_lossy();
             let log = scratch("valgrind").join(format!("{name}-{n}.log"));
             let mut c = Command::new("valgrind");
+            // valgrind runs one thread at a time, and its default lock lets a busy thread
+            // keep it: a search's threads could starve the thread that sets its stop
+            // flag for seconds. Fair scheduling gives every thread its turn.
             c.arg("--error-exitcode=1")
+                .arg("--fair-sched=yes")
                 .arg("--leak-check=full")
                 .arg("--errors-for-leak-kinds=definite,indirect,possible")
                 // The search pool's threads live until exit, by design (see the file).
