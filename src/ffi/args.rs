@@ -1,5 +1,5 @@
 //! The argument helpers every exported function uses: slices from pointer and length,
-//! NULL checks, and text written into a caller's buffer.
+//! NULL checks, optional line buffers, and text written into a caller's buffer.
 
 use std::ffi::c_char;
 
@@ -30,6 +30,29 @@ pub(crate) fn non_null<T>(ptr: *mut T) -> Result<*mut T, mm_status> {
         Err(MM_ERR_NULL_ARGUMENT)
     } else {
         Ok(ptr)
+    }
+}
+
+/// An optional buffer for a line of up to `height` entries: NULL (not wanted), or room
+/// for `height`, else `MM_ERR_BUFFER_TOO_SMALL`. Checked before any work, so that an
+/// error leaves every output untouched.
+pub(crate) fn check_line_room<T>(line: *mut T, cap: usize, height: usize) -> Result<(), mm_status> {
+    if !line.is_null() && cap < height {
+        return Err(MM_ERR_BUFFER_TOO_SMALL);
+    }
+    Ok(())
+}
+
+/// Copies `values` into `line`, unless it is NULL.
+///
+/// # Safety
+/// `line`, if not NULL, must have at least `values.len()` writable entries (as
+/// `check_line_room` makes sure for a line no longer than the height it was given).
+pub(crate) unsafe fn write_line<T: Copy>(line: *mut T, values: &[T]) {
+    if !line.is_null() {
+        // SAFETY: room for `values.len()` entries (caller's guarantee); `values` is ours,
+        // so it cannot overlap the caller's buffer.
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), line, values.len()) };
     }
 }
 

@@ -1,7 +1,7 @@
 //! The checked API for complete trees stored as a leaf array: every argument validated,
 //! and a solution with the optimal line and statistics.
 
-use super::args::{non_null, slice};
+use super::args::{check_line_room, non_null, slice, write_line};
 use super::boundary::status_call;
 use super::status::mm_status::{self, *};
 use crate::search::Method;
@@ -200,14 +200,10 @@ pub unsafe extern "C" fn mm_expectimax_leaves(
         // SAFETY: the caller guarantees `count` readable int32_t at `leaves`.
         let leaves = unsafe { slice(leaves, count)? };
         let height = height_of(leaves.len(), branching)? as usize;
-        if !line.is_null() && line_cap < height {
-            return Err(MM_ERR_BUFFER_TOO_SMALL);
-        }
+        check_line_room(line, line_cap, height)?;
         let s = leaves_expectimax(leaves, branching, max_at_root, method)?;
-        if !line.is_null() {
-            // SAFETY: `line` has `line_cap >= height >= s.line.len()` writable entries.
-            unsafe { std::ptr::copy_nonoverlapping(s.line.as_ptr(), line, s.line.len()) };
-        }
+        // SAFETY: `line`, if not NULL, has `line_cap >= height >= s.line.len()` entries.
+        unsafe { write_line(line, &s.line) };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { out.write((&s).into()) };
         Ok(())

@@ -3,7 +3,7 @@
 
 use std::ffi::{CString, c_char};
 
-use super::args::{non_null, slice, write_text};
+use super::args::{check_line_room, non_null, slice, write_line, write_text};
 use super::boundary::status_call;
 use super::leaves::{
     algorithm_from, chance_method_from, mm_algorithm, mm_chance_solution, mm_stats,
@@ -349,15 +349,11 @@ pub unsafe extern "C" fn mm_tree_solve(
         let t = unsafe { borrow(tree)? };
         let out = non_null(out)?;
         let algorithm = deterministic(&t.tree, algorithm)?;
-        if !line.is_null() && line_cap < t.tree.height() {
-            return Err(MM_ERR_BUFFER_TOO_SMALL);
-        }
+        check_line_room(line, line_cap, t.tree.height())?;
         let s = solve(&t.tree, max_at_root, algorithm);
         let nodes = t.tree.line_nodes(&s.line);
-        if !line.is_null() {
-            // SAFETY: `line` has `line_cap >= height >= nodes.len()` writable entries.
-            unsafe { std::ptr::copy_nonoverlapping(nodes.as_ptr(), line, nodes.len()) };
-        }
+        // SAFETY: `line`, if not NULL, has `line_cap >= height >= nodes.len()` entries.
+        unsafe { write_line(line, &nodes) };
         let solution = mm_tree_solution {
             value: s.value,
             best_leaf: nodes.last().copied().unwrap_or(0),
@@ -479,15 +475,11 @@ pub unsafe extern "C" fn mm_tree_expectimax(
         let t = unsafe { borrow(tree)? };
         let out = non_null(out)?;
         let method = chance_method_from(algorithm)?;
-        if !line.is_null() && line_cap < t.tree.height() {
-            return Err(MM_ERR_BUFFER_TOO_SMALL);
-        }
+        check_line_room(line, line_cap, t.tree.height())?;
         let s = solve_chance(&t.tree, max_at_root, method)?;
         let nodes = t.tree.line_nodes(&s.line);
-        if !line.is_null() {
-            // SAFETY: `line` has `line_cap >= height >= nodes.len()` writable entries.
-            unsafe { std::ptr::copy_nonoverlapping(nodes.as_ptr(), line, nodes.len()) };
-        }
+        // SAFETY: `line`, if not NULL, has `line_cap >= height >= nodes.len()` entries.
+        unsafe { write_line(line, &nodes) };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { out.write((&s).into()) };
         Ok(())
