@@ -272,7 +272,11 @@ impl<G: Game> Engine<'_, G> {
     fn exact(&mut self, depth: u32, root_max: bool) -> Result<i64, Halt> {
         // Without the game's bounds, every score (MAX's view) strictly inside int32.
         let (min, max) = (i32::MIN as i64 + 1, i32::MAX as i64 - 1);
+        // Within the game's bounds the probes bisect a range one score wider on each
+        // side: for Connect Four that is Pons' root range, and it needed fewer nodes on
+        // 5 of his 6 sets and on 300 random positions (docs/performance.md).
         let (mut lo, mut hi) = match self.side_bounds(root_max)? {
+            Some((lo, hi)) if lo < hi => (lo - 1, hi + 1),
             Some(b) => b,
             None if root_max => (min, max),
             None => (-max, -min),
