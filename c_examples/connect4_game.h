@@ -146,6 +146,14 @@ static int c4_moves(void *ctx, int64_t *out, size_t capacity) {
     if (win)
         allowed = win; /* a winning move first and alone */
     int n = 0, score[W];
+    if ((allowed & (allowed - 1)) == 0) { /* one move: nothing to order */
+        for (int c = 0; c < W && capacity > 0; c++)
+            if (allowed & column_mask(c)) {
+                out[0] = c;
+                return 1;
+            }
+        return 0;
+    }
     for (int i = 0; i < W; i++) {
         int c = column_order[i];
         uint64_t move = allowed & column_mask(c);

@@ -26,6 +26,18 @@ fn column_mask(c: u32) -> u64 {
     ((1 << H) - 1) << (c * (H + 1))
 }
 
+/// The columns in the order moves are tried (centre first), with their masks.
+const ORDERED: [(Move, u64); W as usize] = {
+    let mut out = [(0, 0); W as usize];
+    let mut i = 0;
+    while i < W as usize {
+        let c = ORDER[i];
+        out[i] = (c as Move, ((1 << H) - 1) << (c * (H + 1)));
+        i += 1;
+    }
+    out
+};
+
 /// The empty cells that would complete four for `stones`.
 fn winning_cells(stones: u64, mask: u64) -> u64 {
     let mut r = (stones << 1) & (stones << 2) & (stones << 3);
@@ -96,6 +108,7 @@ impl Position {
         self.current + self.mask
     }
     /// The moves that do not hand the opponent a win at once, and the winning moves.
+    #[inline]
     fn analyse(&mut self) -> (u64, u64) {
         let key = self.key();
         let a = &mut self.analysed[self.moves as usize];
@@ -152,11 +165,17 @@ impl Game for Position {
         if win != 0 {
             allowed = win; // a winning move first and alone
         }
+        if allowed & allowed.wrapping_sub(1) == 0 {
+            // One move: nothing to order.
+            let c = ORDERED.iter().find(|&&(_, column)| allowed & column != 0);
+            out.extend(c.map(|&(c, _)| c));
+            return Ok(());
+        }
         let mut columns = [0 as Move; W as usize];
         let mut scores = [0u32; W as usize];
         let mut n = 0;
-        for c in ORDER {
-            let mv = allowed & column_mask(c);
+        for (c, column) in ORDERED {
+            let mv = allowed & column;
             if mv == 0 {
                 continue;
             }
@@ -168,7 +187,7 @@ impl Game for Position {
                 j -= 1;
             }
             scores[j] = s;
-            columns[j] = c as Move;
+            columns[j] = c;
             n += 1;
         }
         out.extend_from_slice(&columns[..n]);
