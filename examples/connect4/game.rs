@@ -22,7 +22,7 @@ const fn bottom_mask() -> u64 {
 const BOTTOM: u64 = bottom_mask();
 const BOARD: u64 = BOTTOM * ((1 << H) - 1);
 
-fn column_mask(c: u32) -> u64 {
+const fn column_mask(c: u32) -> u64 {
     ((1 << H) - 1) << (c * (H + 1))
 }
 
@@ -31,8 +31,7 @@ const ORDERED: [(Move, u64); W as usize] = {
     let mut out = [(0, 0); W as usize];
     let mut i = 0;
     while i < W as usize {
-        let c = ORDER[i];
-        out[i] = (c as Move, ((1 << H) - 1) << (c * (H + 1)));
+        out[i] = (ORDER[i] as Move, column_mask(ORDER[i]));
         i += 1;
     }
     out
@@ -108,7 +107,6 @@ impl Position {
         self.current + self.mask
     }
     /// The moves that do not hand the opponent a win at once, and the winning moves.
-    #[inline]
     fn analyse(&mut self) -> (u64, u64) {
         let key = self.key();
         let a = &mut self.analysed[self.moves as usize];

@@ -274,7 +274,7 @@ impl<G: Game> Engine<'_, G> {
         let (min, max) = (i32::MIN as i64 + 1, i32::MAX as i64 - 1);
         // Within the game's bounds the probes bisect a range one score wider on each
         // side: for Connect Four that is Pons' root range, and it needed fewer nodes on
-        // 5 of his 6 sets and on 300 random positions (docs/performance.md).
+        // most of his sets and on 300 random positions (docs/performance.md).
         let (mut lo, mut hi) = match self.side_bounds(root_max)? {
             Some((lo, hi)) if lo < hi => (lo - 1, hi + 1),
             Some(b) => b,
