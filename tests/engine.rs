@@ -261,6 +261,8 @@ struct TreeGame {
     tree: Tree,
     path: Vec<usize>,
     root_max: bool,
+    /// The score bounds it gives at every node, if any.
+    bounds: Option<(i32, i32)>,
 }
 
 impl TreeGame {
@@ -269,6 +271,7 @@ impl TreeGame {
             tree: text::parse(text).unwrap(),
             path: vec![0],
             root_max: true,
+            bounds: None,
         }
     }
     fn node(&self) -> usize {
@@ -304,6 +307,9 @@ impl Game for TreeGame {
     }
     fn max_to_move(&mut self) -> Option<bool> {
         Some(self.side(self.node(), self.path.len() - 1))
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        self.bounds
     }
 }
 
@@ -461,6 +467,23 @@ fn extreme_scores_do_not_overflow_and_invalid_ones_are_refused() {
             o.refine_distance = refine_distance;
             let r = search(&mut g, &mut o).unwrap();
             assert_eq!(r.value, lo, "{method:?}, refine {refine_distance}");
+        }
+    }
+    // The same with the widest bounds a game may give: the exact solve probes one score
+    // beyond them, and still never makes or returns INT_MIN or INT_MAX.
+    for (tree, expected) in [
+        (format!("(({lo} {hi}) ({hi} {hi}))"), hi),
+        (format!("O:({lo} {hi})"), lo),
+        (format!("(({lo} {lo}) ({lo} {lo}))"), lo),
+        (format!("O:({hi} {hi})"), hi),
+    ] {
+        let mut g = TreeGame::new(&tree);
+        g.bounds = Some((lo, hi));
+        for refine_distance in [true, false] {
+            let mut o = opts(Method::Exact, u32::MAX, false, false);
+            o.refine_distance = refine_distance;
+            let r = search(&mut g, &mut o).unwrap();
+            assert_eq!(r.value, expected, "{tree}, refine {refine_distance}");
         }
     }
     let mut bad = TreeGame::new(&format!("(1 {})", i32::MIN));
