@@ -108,10 +108,9 @@ impl Position {
     }
     /// The moves that do not hand the opponent a win at once, and the winning moves.
     fn analyse(&mut self) -> (u64, u64) {
-        let key = self.key();
+        let (key, possible) = (self.key(), self.possible());
         let a = &mut self.analysed[self.moves as usize];
         if a.key != key {
-            let possible = (self.mask + BOTTOM) & BOARD;
             let threats = winning_cells(self.current ^ self.mask, self.mask);
             let forced = possible & threats;
             a.allowed = if forced & forced.wrapping_sub(1) != 0 {

@@ -129,7 +129,7 @@ impl<T: Zeroable> Drop for Zeroed<T> {
             },
             #[cfg(target_os = "linux")]
             Source::Mapped { base, size } => {
-                // SAFETY: the whole mapping made in `mapped`, unmapped once; no reference
+                // SAFETY: the whole mapping made in `huge`, unmapped once; no reference
                 // into it outlives `self`.
                 unsafe { libc::munmap(base, size) };
             }
