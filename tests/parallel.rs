@@ -29,18 +29,7 @@ fn solve_opts<'a>(threads: usize) -> Options<'a> {
 
 /// Positions by seeded random play with `lo..=hi` stones where the game is not over.
 fn positions(count: usize, lo: u64, hi: u64, seed: u64) -> Vec<String> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    while out.len() < count {
-        let n = lo + rng.next_u64() % (hi - lo + 1);
-        let line: String = (0..n)
-            .map(|_| char::from(b'1' + (rng.next_u64() % 7) as u8))
-            .collect();
-        if Position::setup(&line).is_ok() {
-            out.push(line);
-        }
-    }
-    out
+    Rng::new(seed).c4_lines(count, lo, hi, |line| Position::setup(line).is_ok())
 }
 
 /// Over 1,000 positions, 2 and 8 threads (8 on this 2-core machine: oversubscribed) give

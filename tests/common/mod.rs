@@ -35,6 +35,27 @@ impl Rng {
             _ => self.range(-9, 9) as i32,
         }
     }
+    /// `count` lines of `lo..=hi` Connect Four column digits ("4453") that `ok` accepts:
+    /// positions by random play.
+    pub fn c4_lines(
+        &mut self,
+        count: usize,
+        lo: u64,
+        hi: u64,
+        ok: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        while out.len() < count {
+            let n = lo + self.next_u64() % (hi - lo + 1);
+            let line: String = (0..n)
+                .map(|_| char::from(b'1' + (self.next_u64() % 7) as u8))
+                .collect();
+            if ok(&line) {
+                out.push(line);
+            }
+        }
+        out
+    }
     /// An alpha or beta bound, extremes included.
     pub fn bound(&mut self) -> i32 {
         match self.range(0, 5) {
