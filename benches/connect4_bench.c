@@ -10,7 +10,10 @@
  *    of the engine through the C callbacks (connect4_game.h), of the Rust example
  *    (examples/connect4, the Game trait; run as a child process when --rust is given), and
  *    of the same-run reference (pons_solver.h), as ratios against the reference.
- *    Every score is checked against the file's.
+ *    Every score is checked against the file's. With --rust, also the floor: the Rust game
+ *    under a bare negamax without the engine (`connect4 --bare`, examples/connect4/bare.rs),
+ *    which visits the reference's nodes, and so shows how fast any search over that game
+ *    can be: the Rust time target leaves the engine only the gap between the two.
  * 2. Threads: total wall time of threads = 1 against 2 and 4 on the first 100 positions of
  *    Test_L1_R2 and the first 200 of Test_L2_R2, with the node overhead.
  *
@@ -39,7 +42,7 @@ typedef struct {
     int count; /* positions used */
     char (*lines)[64];
     int *scores;
-    double nodes, us, ref_nodes, ref_us, rust_nodes, rust_us;
+    double nodes, us, ref_nodes, ref_us, rust_nodes, rust_us, bare_nodes, bare_us;
 } set_t;
 
 static long mismatches;
@@ -109,8 +112,9 @@ static void run_reference(set_t *s) {
     }
 }
 
-/* Runs the Rust example on the set's positions; it times each search itself. */
-static bool run_rust(set_t *s, const char *exe) {
+/* Runs the Rust example with `args` on the set's positions, adding up the nodes and the
+   times it reports (it times each search itself). */
+static bool run_rust(set_t *s, const char *exe, const char *args, double *nodes_sum, double *us_sum) {
     char input[] = "/tmp/mm_c4_bench_XXXXXX";
     int fd = mkstemp(input);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -120,22 +124,22 @@ static bool run_rust(set_t *s, const char *exe) {
         fprintf(f, "%s %d\n", s->lines[i], s->scores[i]);
     fclose(f);
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s' < %s", exe, input);
+    snprintf(cmd, sizeof cmd, "'%s' %s < %s", exe, args, input);
     FILE *p = popen(cmd, "r");
     char moves[64];
     int score;
     double nodes, us;
     int n = 0;
     while (p && fscanf(p, "%63s %d %lf %lf", moves, &score, &nodes, &us) == 4) {
-        s->rust_nodes += nodes;
-        s->rust_us += us;
+        *nodes_sum += nodes;
+        *us_sum += us;
         n++;
     }
     int status = p ? pclose(p) : -1;
     remove(input);
     if (status != 0 || n != s->count) {
-        fprintf(stderr, "%s: the Rust example failed (status %d, %d of %d lines)\n", s->file, status, n,
-                s->count);
+        fprintf(stderr, "%s: the Rust example %s failed (status %d, %d of %d lines)\n", s->file, args, status,
+                n, s->count);
         mismatches++;
         return false;
     }
@@ -175,7 +179,9 @@ int main(int argc, char **argv) {
         set_t *s = &sets[i];
         s->us = run_engine(s, table, 1, &s->nodes);
         run_reference(s);
-        bool have_rust = rust && run_rust(s, rust);
+        bool have_rust = rust && run_rust(s, rust, "", &s->rust_nodes, &s->rust_us);
+        if (have_rust) /* the floor, for the table below, measured beside the rest */
+            run_rust(s, rust, "--bare", &s->bare_nodes, &s->bare_us);
         double n = s->count;
         double rn = s->nodes / s->ref_nodes, rt = s->us / s->ref_us;
         double rr = have_rust ? s->rust_us / s->ref_us : 0;
@@ -186,6 +192,22 @@ int main(int argc, char **argv) {
         printf("%-11s %5d %12.0f %12.0f %6.2fx %10.1f %10.1f %6.2fx %12.0f %10.1f %6.2fx\n", s->file, s->count,
                s->ref_nodes / n, s->nodes / n, rn, s->ref_us / n, s->us / n, rt, s->rust_nodes / n,
                s->rust_us / n, rr);
+    }
+
+    double worst_bare_time = 0;
+    if (rust) {
+        printf("\nThe floor: the Rust game under a bare negamax without the engine (connect4 --bare), the\n"
+               "reference's search: the Rust target leaves the engine the gap between the two.\n");
+        printf("%-11s %12s %7s %10s %7s %12s\n", "set", "bare nodes", "ratio", "bare us", "ratio", "Rust/bare");
+        for (int i = 0; i < 6; i++) {
+            set_t *s = &sets[i];
+            if (s->bare_nodes == 0)
+                continue; /* it failed, and said so */
+            double n = s->count, rb = s->bare_us / s->ref_us;
+            worst_bare_time = rb > worst_bare_time ? rb : worst_bare_time;
+            printf("%-11s %12.0f %6.2fx %10.1f %6.2fx %11.2fx\n", s->file, s->bare_nodes / n,
+                   s->bare_nodes / s->ref_nodes, s->bare_us / n, rb, s->rust_us / s->bare_us);
+        }
     }
 
     printf("\nThreads (C callbacks): total wall time against threads = 1, same positions, same run\n");
@@ -212,9 +234,9 @@ int main(int argc, char **argv) {
     printf("mismatches against the files: %ld\n", mismatches);
     mm_table_free(table);
     printf("SUMMARY connect4 c_nodes_ratio_max=%.2f c_time_ratio_max=%.2f rust_time_ratio_max=%.2f "
-           "speedup_2=%.2f node_overhead_2=%.2f speedup_4=%.2f single_core_targets=%s parallel_target=%s "
+           "bare_time_ratio_max=%.2f speedup_2=%.2f node_overhead_2=%.2f speedup_4=%.2f single_core_targets=%s parallel_target=%s "
            "mismatches=%ld\n",
-           worst_c_nodes, worst_c_time, worst_rust_time, speedup2, n2_all / n1_all, speedup4,
+           worst_c_nodes, worst_c_time, worst_rust_time, worst_bare_time, speedup2, n2_all / n1_all, speedup4,
            single_met ? "met" : "missed", speedup2 >= 1.6 ? "met" : "missed", mismatches);
     return mismatches != 0;
 }
