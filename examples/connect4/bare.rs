@@ -3,10 +3,11 @@
 //! of 8-byte entries (a key and a value) like Pascal Pons' solver. Written from his
 //! published description of that solver ("Solving Connect 4", blog.gamesolver.org), not
 //! from his code or its translation in `benches/pons_solver.h`. It visits the nodes of the
-//! benchmark's reference (the same search over the same game), so its time shows how fast
-//! any search over this game can be: `make bench` runs it (`connect4 --bare`) to show how
-//! much of the Rust time target is left for an engine (docs/performance.md). A measuring
-//! stick for the benchmark, not part of the library.
+//! benchmark's reference (the same search over the same game; only positions settled at
+//! the root can differ), so its time shows how fast any search over this game can be:
+//! `make bench` runs it (`connect4 --bare`) to show how much of the Rust time target is
+//! left for an engine (docs/performance.md). A measuring stick for the benchmark, not part
+//! of the library.
 
 use minimax::search::{Game, Move};
 
