@@ -2,7 +2,7 @@
 //! statistics, error checks, proven heights, best moves or fastest-win values, and a table
 //! of 8-byte entries (a key and a value) like Pascal Pons' solver. Written from his
 //! published description of that solver ("Solving Connect 4", blog.gamesolver.org), not
-//! from his code or its translation in `benches/pons_solver.h`. It visits the nodes of the
+//! from his code or from the benchmark's translation of it. It visits the nodes of the
 //! benchmark's reference (the same search over the same game; only positions settled at
 //! the root can differ), so its time shows how fast any search over this game can be:
 //! `make bench` runs it (`connect4 --bare`) to show how much of the Rust time target is
