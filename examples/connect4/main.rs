@@ -27,17 +27,19 @@ enum Solver {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let usage = || -> ! {
+        eprintln!("usage: connect4 [--threads N | --bare] < positions");
+        std::process::exit(2);
+    };
+    let bare = args.iter().any(|a| a == "--bare");
     let mut threads = 1;
     if let Some(i) = args.iter().position(|a| a == "--threads") {
         match args.get(i + 1).and_then(|n| n.parse().ok()) {
-            Some(n) => threads = n,
-            None => {
-                eprintln!("usage: connect4 [--threads N | --bare] < positions");
-                std::process::exit(2);
-            }
+            Some(n) if !bare => threads = n,
+            _ => usage(), // the bare search has one thread
         }
     }
-    let mut solver = if args.iter().any(|a| a == "--bare") {
+    let mut solver = if bare {
         Solver::Bare(Bare::new())
     } else {
         let mut table = Table::new(64 << 20).expect("memory for the table");
