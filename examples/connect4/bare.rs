@@ -123,7 +123,7 @@ impl Bare {
             }
             if alpha >= beta {
                 self.moves[ply] = moves;
-                return if byte & LOWER != 0 { alpha } else { beta };
+                return v; // the bound just met the other side of the window
             }
         }
         for &mv in &moves {
