@@ -72,18 +72,19 @@ $(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUI
 # Pons' Connect Four sets are read where they are (C4_DATA), never copied in.
 C4_DATA ?= ../shared/data/connect4
 bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
-	$(CARGO) build --release --example connect4 --example star
+	$(CARGO) build --release --example connect4 --example star --example overhead
 	$(BUILD)/bench $(BENCH_ARGS)
 	$(BUILD)/tictactoe --solve --threads 2 --timing
 	rm -f $(BUILD)/bench-*.log
 	$(BUILD)/2048 --games 20 --seed 1 | tee $(BUILD)/bench-2048.log
 	$(CURDIR)/target/release/examples/star | tee $(BUILD)/bench-star.log
+	$(CURDIR)/target/release/examples/overhead | tee $(BUILD)/bench-overhead.log
 	$(BUILD)/connect4_bench --data $(C4_DATA) --rust $(CURDIR)/target/release/examples/connect4 \
 	  | tee $(BUILD)/bench-connect4.log
 	@# One SUMMARY line of every program's figures, last; a program that failed left none.
-	@for f in 2048 star connect4; do grep -q '^SUMMARY' $(BUILD)/bench-$$f.log || \
+	@for f in 2048 star overhead connect4; do grep -q '^SUMMARY' $(BUILD)/bench-$$f.log || \
 	  { echo "bench: $$f gave no SUMMARY"; exit 1; }; done
-	@echo "SUMMARY $$(sed -n 's/^SUMMARY //p' $(BUILD)/bench-2048.log $(BUILD)/bench-star.log \
+	@echo "SUMMARY $$(sed -n 's/^SUMMARY //p' $(BUILD)/bench-2048.log $(BUILD)/bench-star.log $(BUILD)/bench-overhead.log \
 	  $(BUILD)/bench-connect4.log | tr '\n' ' ')"
 
 $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)

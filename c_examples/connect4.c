@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "line %d: \"%s\": %s\n", line_no, line, problem);
             continue;
         }
+        mm_table_clear(table); /* each position afresh, as Pons' benchmark does */
         mm_search_options o = c4_solver_options(&pos, table);
         o.threads = threads;
         double t0 = now_us();

@@ -27,6 +27,14 @@
 #define MM_DEPTH_UNLIMITED UINT32_MAX
 
 /**
+ * The deepest a search goes, in plies below the root, on every thread and by every
+ * method: a line of up to this many plies is searched to its end (the search grows its
+ * stack as it goes, on the thread it runs on), and a position this deep that is not
+ * over and is not at the depth limit gives `MM_ERR_GAME_TOO_DEEP`.
+ */
+#define MM_MAX_PLIES (1 << 20)
+
+/**
  * The most `threads` a search takes; more gets `MM_ERR_BAD_OPTIONS`.
  */
 #define MM_MAX_THREADS 256
@@ -42,22 +50,6 @@
  * leaf index and the leaf count itself fit in an `int`.
  */
 #define MM_MAX_HEIGHT 30
-
-/**
- * The most threads one search runs on: each needs a copy of the game and a pool thread.
- */
-#define MAX_THREADS 256
-
-/**
- * The most levels a tree with chance nodes may have: the engine searches it
- * recursively, and a deeper tree would need more stack than a thread is sure to have.
- */
-#define MAX_CHANCE_HEIGHT 1000
-
-/**
- * Subtrees of `2^BLOCK_HEIGHT` leaves are valued whole.
- */
-#define BLOCK_HEIGHT 8
 
 /**
  * The outcome of a call. `MM_OK` is 0; every other value names one error. Values are
@@ -186,7 +178,8 @@ typedef enum mm_status {
    */
   MM_ERR_GAME_BAD_BOUNDS = 29,
   /**
-   * The search went deeper than the engine's ply limit (2^20).
+   * The game has a line longer than `MM_MAX_PLIES` (2^20) plies, which the search would
+   * have to follow.
    */
   MM_ERR_GAME_TOO_DEEP = 30,
   /**
@@ -685,11 +678,6 @@ typedef struct mm_tree_solution {
 } mm_tree_solution;
 
 /**
- * A move: any integer the game chooses.
- */
-typedef int64_t Move;
-
-/**
  * Plain minimax: prunes nothing, no table; the teaching reference.
  */
 #define MM_SEARCH_MINIMAX 0
@@ -776,11 +764,6 @@ typedef int64_t Move;
  */
 #define MM_ALGORITHM_STAR2 5
 
-/**
- * The principal variation's entry for a chance step: the outcome is not chosen.
- */
-#define ANY_OUTCOME (INT64_MIN + 1)
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -805,7 +788,10 @@ enum mm_status mm_game_init(struct mm_game *game);
  * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
  *
  * A table serves one `mm_search` at a time (which may run on many threads): two
- * searches at once must each have their own. Each search sees only its own entries.
+ * searches at once must each have their own. It keeps its entries from one search to
+ * the next, so that a program playing a game finds the previous move's work (the
+ * entries of earlier searches are the first to be replaced); `mm_table_clear` forgets
+ * them, before a table searches another game.
  * Its memory is all mapped and cleared here, on Linux on 2 MiB pages where the system
  * gives them (a probe lands anywhere in the table: small pages would add a TLB miss).
  *
@@ -813,6 +799,15 @@ enum mm_status mm_game_init(struct mm_game *game);
  * `out` must be writable.
  */
 enum mm_status mm_table_new(size_t bytes, struct mm_table **out);
+
+/**
+ * Forgets every entry of a table from `mm_table_new`, in constant time: the next search
+ * starts as with a new table. `MM_ERR_TABLE_BUSY` while a search uses it.
+ *
+ * # Safety
+ * `table` must be a live table from `mm_table_new`.
+ */
+enum mm_status mm_table_clear(struct mm_table *table);
 
 /**
  * Frees a table from `mm_table_new`. NULL is allowed and does nothing. A table freed

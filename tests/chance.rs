@@ -43,9 +43,9 @@ fn plain<G: Game>(g: &mut G, depth: u32, max_side: bool) -> f64 {
             let s = side(g);
             let v = plain(g, depth - 1, s);
             g.undo(mv);
-            sum += w / total * v;
+            sum += w * v;
         }
-        return sum;
+        return sum / total;
     }
     let mut moves = Vec::new();
     g.moves(&mut moves).unwrap();
@@ -336,10 +336,10 @@ fn race_value(g: &mut RaceGame, memo: &mut HashMap<Race, f64>) -> f64 {
         let mut sum = 0.0;
         for (mv, w) in outs {
             g.play(mv);
-            sum += w / total * race_value(g, memo);
+            sum += w * race_value(g, memo);
             g.undo(mv);
         }
-        sum
+        sum / total
     } else {
         let mut vals = Vec::new();
         for mv in [0, 1] {

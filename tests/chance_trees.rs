@@ -34,10 +34,10 @@ fn plain(t: &Tree, node: usize, max: bool) -> f64 {
         let mut sum = 0.0;
         for (&c, v) in kids.iter().zip(vals) {
             if t.weight(c) > 0.0 {
-                sum += t.weight(c) / total * v;
+                sum += t.weight(c) * v;
             }
         }
-        sum
+        sum / total
     } else if max {
         vals.into_iter().fold(f64::NEG_INFINITY, f64::max)
     } else {

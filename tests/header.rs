@@ -32,6 +32,71 @@ fn header_declares_version_macros_that_match_the_library() {
     assert_eq!(lib.to_str().unwrap(), version);
 }
 
+/// Everything the header defines carries the library's prefix, but for the documents'
+/// two functions and the include guard: a C program's own names never collide.
+#[test]
+fn every_public_name_is_prefixed() {
+    let allowed = |name: &str| {
+        name.starts_with("mm_")
+            || name.starts_with("MM_")
+            || ["minimax", "alphabeta", "MINIMAX_H"].contains(&name)
+    };
+    let mut bad = Vec::new();
+    for line in GENERATED.lines().map(str::trim) {
+        let name = if let Some(rest) = line.strip_prefix("#define ") {
+            rest.split([' ', '(']).next()
+        } else if let Some(rest) = line.strip_prefix("typedef ") {
+            rest.trim_end_matches([';', '{', ' '])
+                .rsplit([' ', '*'])
+                .next()
+        } else if line.starts_with("enum ") || line.starts_with("struct ") {
+            line.split(['(', ' ', '{', ';']).nth(1)
+        } else {
+            None
+        };
+        if let Some(name) = name.filter(|n| !n.is_empty() && !allowed(n)) {
+            bad.push(name.to_owned());
+        }
+    }
+    // Declarations at file scope (comments and struct bodies left out): the word before
+    // the parameter list.
+    let mut code = String::new();
+    let mut rest = GENERATED;
+    while let Some(open) = rest.find("/*") {
+        code.push_str(&rest[..open]);
+        rest = rest[open..].split_once("*/").map_or("", |(_, after)| after);
+    }
+    code.push_str(rest);
+    let (mut depth, mut statement) = (0, String::new());
+    for c in code
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(|l| l.chars().chain(['\n']))
+    {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ';' if depth == 0 => {
+                if let Some(open) = statement.find('(') {
+                    let name = statement[..open].trim_end().rsplit([' ', '*', '\n']).next();
+                    if let Some(name) = name.filter(|n| !n.is_empty() && !allowed(n)) {
+                        bad.push(name.to_owned());
+                    }
+                }
+                statement.clear();
+            }
+            _ if depth == 0 => statement.push(c),
+            _ => {}
+        }
+    }
+    assert!(bad.is_empty(), "names without the mm_/MM_ prefix: {bad:?}");
+    compile_only(
+        "tests/c/own_names.c",
+        false,
+        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-Iinclude"],
+    );
+}
+
 fn compile_only(source: &str, cpp: bool, flags: &[&str]) {
     let out = common::scratch("obj")
         .join(Path::new(source).file_name().unwrap())

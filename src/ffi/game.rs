@@ -158,6 +158,12 @@ pub const MM_MOVE_ANY: i64 = i64::MIN + 1;
 const _: () = assert!(MM_MOVE_ANY == search::ANY_OUTCOME);
 /// `max_depth` for "until the value is proven".
 pub const MM_DEPTH_UNLIMITED: u32 = u32::MAX;
+/// The deepest a search goes, in plies below the root, on every thread and by every
+/// method: a line of up to this many plies is searched to its end (the search grows its
+/// stack as it goes, on the thread it runs on), and a position this deep that is not
+/// over and is not at the depth limit gives `MM_ERR_GAME_TOO_DEEP`.
+pub const MM_MAX_PLIES: u32 = 1 << 20;
+const _: () = assert!(MM_MAX_PLIES == search::MAX_PLIES);
 /// The most `threads` a search takes; more gets `MM_ERR_BAD_OPTIONS`.
 pub const MM_MAX_THREADS: u32 = 256;
 const _: () = assert!(MM_MAX_THREADS as usize == search::MAX_THREADS);
@@ -288,7 +294,10 @@ impl Drop for Lease {
 /// under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
 ///
 /// A table serves one `mm_search` at a time (which may run on many threads): two
-/// searches at once must each have their own. Each search sees only its own entries.
+/// searches at once must each have their own. It keeps its entries from one search to
+/// the next, so that a program playing a game finds the previous move's work (the
+/// entries of earlier searches are the first to be replaced); `mm_table_clear` forgets
+/// them, before a table searches another game.
 /// Its memory is all mapped and cleared here, on Linux on 2 MiB pages where the system
 /// gives them (a probe lands anywhere in the table: small pages would add a TLB miss).
 ///
@@ -309,6 +318,22 @@ pub unsafe extern "C" fn mm_table_new(bytes: usize, out: *mut *mut mm_table) -> 
         };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { out.write(Box::into_raw(Box::new(table))) };
+        Ok(())
+    })
+}
+
+/// Forgets every entry of a table from `mm_table_new`, in constant time: the next search
+/// starts as with a new table. `MM_ERR_TABLE_BUSY` while a search uses it.
+///
+/// # Safety
+/// `table` must be a live table from `mm_table_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_table_clear(table: *mut mm_table) -> mm_status {
+    status_call(|| {
+        let table = non_null(table)?;
+        // SAFETY: a live table (caller's guarantee).
+        let mut lease = unsafe { Lease::take(table) }?;
+        lease.table().clear();
         Ok(())
     })
 }

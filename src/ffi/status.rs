@@ -73,7 +73,8 @@ pub enum mm_status {
     /// The game's bounds callback gave a lower bound above the upper bound, or INT_MIN or
     /// INT_MAX.
     MM_ERR_GAME_BAD_BOUNDS = 29,
-    /// The search went deeper than the engine's ply limit (2^20).
+    /// The game has a line longer than `MM_MAX_PLIES` (2^20) plies, which the search would
+    /// have to follow.
     MM_ERR_GAME_TOO_DEEP = 30,
     /// The options are not valid: `struct_size` too small (use `mm_search_options_init`), or `max_moves` 0.
     MM_ERR_BAD_OPTIONS = 31,
@@ -206,7 +207,7 @@ impl mm_status {
             MM_ERR_GAME_BAD_BOUNDS => {
                 c"the game's score bounds have the lower above the upper, or INT_MIN or INT_MAX"
             }
-            MM_ERR_GAME_TOO_DEEP => c"the search went deeper than the engine's ply limit",
+            MM_ERR_GAME_TOO_DEEP => c"the game has a line longer than MM_MAX_PLIES plies",
             MM_ERR_BAD_OPTIONS => {
                 c"the search options are not valid; start from mm_search_options_init"
             }

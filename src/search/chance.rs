@@ -13,10 +13,10 @@
 //! A chance node's exact value is always summed in the order of its outcomes, so that
 //! every method finds the same double as a plain expectimax that sums in that order.
 
-use std::sync::atomic::AtomicI32;
-
-use super::engine::{Halt, Plan, check_score, search_table, stopped_or_late};
-use super::table::{Bound, Entry, NO_MOVE, Table};
+use super::limits::{Halt, Plan, Watch};
+use super::pv::Lines;
+use super::stack;
+use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
 use super::value::MAX_PLY;
 use super::{Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats};
 
@@ -27,11 +27,12 @@ pub const ANY_OUTCOME: Move = i64::MIN + 1;
 /// a chance node from a player's node at the same position cannot confuse the two.
 const CHANCE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 
-/// One outcome of a chance node: its move, its probability, and what is known of its
-/// value so far (the score bounds, or a probe's).
+/// One outcome of a chance node: its move, its weight and probability, and what is known
+/// of its value so far (the score bounds, or a probe's).
 #[derive(Clone, Copy)]
 struct Draw {
     mv: Move,
+    w: f64,
     p: f64,
     lo: f64,
     hi: f64,
@@ -43,7 +44,7 @@ struct Draw {
 struct Chance<'a, G: Game> {
     game: &'a mut G,
     plan: Plan,
-    stop: Option<&'a AtomicI32>,
+    watch: Watch<'a>,
     progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
     table: Option<&'a Table>,
     /// Bounds on every score and evaluation (Star1 and Star2); `(-inf, inf)` otherwise.
@@ -52,7 +53,9 @@ struct Chance<'a, G: Game> {
     stats: SearchStats,
     /// Leaves cut off by the depth limit in the current iteration (0: proven).
     horizon: u64,
-    pv: Vec<Vec<Move>>,
+    /// One more than the deepest ply a node was at: the plies whose buffers are ready.
+    height: u32,
+    pv: Lines,
     moves: Vec<Vec<Move>>,
     draws: Vec<Vec<Draw>>,
     /// The game's outcome list, before it is checked and turned into `Draw`s.
@@ -72,14 +75,15 @@ pub(crate) fn search<G: Game>(
     let mut chance = Chance {
         game,
         plan,
-        stop: opts.stop,
+        watch: Watch::new(plan, opts.stop, None),
         progress,
         table,
         lo: f64::NEG_INFINITY,
         hi: f64::INFINITY,
         stats: SearchStats::default(),
         horizon: 0,
-        pv: Vec::new(),
+        height: 0,
+        pv: Lines::default(),
         moves: Vec::new(),
         draws: Vec::new(),
         listed: Vec::new(),
@@ -95,7 +99,7 @@ impl<G: Game> Chance<'_, G> {
         let mut result = SearchResult::unfinished(Some(0.0));
         if self.plan.method != Method::Expectimax {
             let (lo, hi) = self.game.bounds().ok_or(GameError::NoBounds)?;
-            if lo > hi || check_score(lo).is_err() || check_score(hi).is_err() {
+            if lo > hi {
                 return Err(GameError::BadBounds);
             }
             (self.lo, self.hi) = (lo as f64, hi as f64);
@@ -106,7 +110,8 @@ impl<G: Game> Chance<'_, G> {
             (result.exact, result.proven, result.plies_to_end) = (true, true, Some(0));
             return Ok(self.finish(result));
         }
-        let max_depth = self.plan.max_depth.clamp(1, MAX_PLY - 1);
+        // Unlimited is one ply past the limit, as in the engine.
+        let max_depth = self.plan.max_depth.clamp(1, MAX_PLY + 1);
         let first = if self.plan.iterative_deepening {
             1
         } else {
@@ -120,14 +125,20 @@ impl<G: Game> Chance<'_, G> {
                 Err(Halt::Game(e)) => return Err(e),
             };
             let proven = self.horizon == 0;
-            result.best_move = self.pv[0].first().copied().filter(|&m| m != ANY_OUTCOME);
+            result.best_move = self.pv.first(0).filter(|&m| m != ANY_OUTCOME);
             result.value = rounded(v);
             result.expected = Some(v);
-            (result.exact, result.proven, result.depth) = (true, proven, depth);
-            result.pv = self.pv[0].clone();
+            // Without deepening to an unlimited depth: how deep the search went.
+            let reached = if depth > MAX_PLY {
+                self.height - 1
+            } else {
+                depth
+            };
+            (result.exact, result.proven, result.depth) = (true, proven, reached);
+            result.pv = self.pv.to_vec(0);
             if let Some(report) = self.progress.as_mut() {
                 report(&Progress {
-                    depth,
+                    depth: result.depth,
                     value: result.value,
                     expected: result.expected,
                     nodes: self.stats.nodes,
@@ -139,12 +150,22 @@ impl<G: Game> Chance<'_, G> {
                 break;
             }
         }
-        if result.depth == 0 && !self.game.is_chance() {
-            // Stopped before any iteration finished: still answer with a legal move.
-            let mut moves = Vec::new();
-            self.game.moves(&mut moves)?;
-            result.best_move = moves.first().copied();
-            result.pv = result.best_move.into_iter().collect();
+        if result.depth == 0 {
+            // Stopped before any iteration finished: still answer with a legal move (none
+            // at a chance root), and still hold the game to its contract there.
+            if self.game.is_chance() {
+                let mut draws = Vec::new();
+                self.list_draws(&mut draws).map_err(|h| match h {
+                    Halt::Game(e) => e,
+                    Halt::Limit => unreachable!("listing outcomes checks no limit"),
+                })?;
+            } else {
+                let mut moves = Vec::new();
+                self.game.moves(&mut moves)?;
+                let first = *moves.first().ok_or(GameError::NoMovesNotOver)?;
+                result.best_move = Some(first);
+                result.pv = vec![first];
+            }
         }
         Ok(self.finish(result))
     }
@@ -155,23 +176,14 @@ impl<G: Game> Chance<'_, G> {
         result
     }
 
-    /// A final score or an evaluation as a value, checked against the bounds.
+    /// A final score or an evaluation as a value, checked against the bounds. Any `i32`
+    /// is a score here: expected values are never negated.
     fn score(&self, score: i32) -> Result<f64, GameError> {
-        check_score(score)?;
         let v = score as f64;
         if v < self.lo || v > self.hi {
             return Err(GameError::BadBounds);
         }
         Ok(v)
-    }
-
-    fn check_limits(&mut self) -> Result<(), Halt> {
-        let limit = self.plan.node_limit;
-        let over = limit != 0 && self.stats.nodes > limit;
-        if over || (self.stats.nodes % 256 == 1 && stopped_or_late(&self.plan, self.stop)) {
-            return Err(Halt::Limit);
-        }
-        Ok(())
     }
 
     /// The value of the position searched `depth` plies deep (chance steps count as
@@ -185,11 +197,26 @@ impl<G: Game> Chance<'_, G> {
         alpha: f64,
         beta: f64,
     ) -> Result<f64, Halt> {
+        if ply % stack::EVERY == 0 && ply > 0 {
+            return stack::with_room(|| self.node_here(depth, ply, max_side, alpha, beta));
+        }
+        self.node_here(depth, ply, max_side, alpha, beta)
+    }
+
+    /// `node`, on the stack it is on.
+    fn node_here(
+        &mut self,
+        depth: u32,
+        ply: u32,
+        max_side: bool,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<f64, Halt> {
         self.stats.nodes += 1;
-        self.check_limits()?;
+        self.watch.check(self.stats.nodes)?;
         let p = ply as usize;
         self.grow(p);
-        self.pv[p].clear();
+        self.pv.clear(p);
         if let Some(score) = self.game.outcome() {
             self.stats.leaves += 1;
             return Ok(self.score(score)?);
@@ -201,7 +228,7 @@ impl<G: Game> Chance<'_, G> {
             let e = self.game.evaluate();
             return Ok(self.score(e)?);
         }
-        if ply + 1 >= MAX_PLY {
+        if ply >= MAX_PLY {
             return Err(GameError::TooDeep.into());
         }
         let key = match self.table {
@@ -214,7 +241,7 @@ impl<G: Game> Chance<'_, G> {
         let mut table_move = NO_MOVE;
         if let (Some(key), Some(table)) = (key, self.table) {
             self.stats.table_probes += 1;
-            if let Some(e) = table.probe(key, max_side) {
+            if let Some(e) = table.probe(key, max_side, true) {
                 self.stats.table_hits += 1;
                 table_move = e.best;
                 let v = f64::from_bits(e.value as u64);
@@ -250,6 +277,7 @@ impl<G: Game> Chance<'_, G> {
                 bound,
                 proven: self.horizon == horizon_before,
                 max_side,
+                expected: true,
             });
         }
         Ok(v)
@@ -257,10 +285,11 @@ impl<G: Game> Chance<'_, G> {
 
     /// Makes room in the per-ply buffers for ply `p`.
     fn grow(&mut self, p: usize) {
-        if self.pv.len() <= p {
-            self.pv.resize_with(p + 1, Vec::new);
+        if p as u32 >= self.height {
             self.moves.resize_with(p + 1, Vec::new);
             self.draws.resize_with(p + 1, Vec::new);
+            self.pv.reach(p);
+            self.height = p as u32 + 1;
         }
     }
 
@@ -342,10 +371,7 @@ impl<G: Game> Chance<'_, G> {
 
     /// The PV at `ply`: `mv`, then the PV found below it.
     fn set_pv(&mut self, ply: usize, mv: Move) {
-        let (here, below) = self.pv.split_at_mut(ply + 1);
-        here[ply].clear();
-        here[ply].push(mv);
-        here[ply].extend_from_slice(&below[0]);
+        self.pv.set(ply, mv, true);
     }
 
     /// A chance node: its outcomes, checked, then their average (plain, or Star1/Star2).
@@ -406,6 +432,7 @@ impl<G: Game> Chance<'_, G> {
                 .filter(|&&(_, w)| w > 0.0)
                 .map(|&(mv, w)| Draw {
                     mv,
+                    w,
                     p: w / total,
                     lo: self.lo,
                     hi: self.hi,
@@ -505,12 +532,12 @@ impl<G: Game> Chance<'_, G> {
             return Ok(None);
         }
         self.stats.nodes += 1;
-        self.check_limits()?;
+        self.watch.check(self.stats.nodes)?;
         let p = ply as usize;
         self.grow(p);
         let key = self.table.and_then(|_| self.game.hash());
         let table_move = match (key, self.table) {
-            (Some(k), Some(t)) => t.probe(k, max_side).map_or(NO_MOVE, |e| e.best),
+            (Some(k), Some(t)) => t.probe(k, max_side, true).map_or(NO_MOVE, |e| e.best),
             _ => NO_MOVE,
         };
         let mut moves = std::mem::take(&mut self.moves[p]);
@@ -551,7 +578,10 @@ impl<G: Game> Chance<'_, G> {
             lo_rest += d.p * d.lo;
             hi_rest += d.p * d.hi;
         }
-        let mut sum = 0.0;
+        // `sum` (by probabilities) steers the windows; the value itself is the weighted sum
+        // over the weights' sum, so that equal weights over equal values give that value
+        // exactly (six outcomes of weight 1 scoring 1 give 1, not 0.9999999999999999).
+        let (mut sum, mut weighted, mut total) = (0.0, 0.0, 0.0);
         let mut likeliest = 0.0;
         for d in draws.iter() {
             let (lo_rest, hi_rest) = (d.lo_rest, d.hi_rest);
@@ -572,17 +602,19 @@ impl<G: Game> Chance<'_, G> {
                 return Ok((sum + d.p * v + lo_rest).max(beta));
             }
             sum += d.p * v;
+            weighted += d.w * v;
+            total += d.w;
             if d.p > likeliest {
                 likeliest = d.p;
                 self.set_pv(p, ANY_OUTCOME);
             }
         }
-        Ok(sum)
+        Ok(weighted / total)
     }
 }
 
-/// An expected value as the nearest score strictly inside int32.
+/// An expected value rounded to the nearest integer, halves away from zero (-0.5 is -1,
+/// 2.5 is 3). Expected values lie between two scores, so this is an `i32`.
 fn rounded(v: f64) -> i32 {
-    v.round()
-        .clamp(i32::MIN as f64 + 1.0, i32::MAX as f64 - 1.0) as i32
+    v.round().clamp(i32::MIN as f64, i32::MAX as f64) as i32
 }

@@ -4,12 +4,14 @@
 //! and a `Team`.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicI32;
 
-use super::parallel::{self, Team};
-use super::table::{Bound, Entry, NO_MOVE, Table};
-use super::value::{self, INF, MAX_PLY};
+use super::limits::{Halt, Plan, Team, Watch};
+use super::parallel;
+use super::pv::Lines;
+use super::stack;
+use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
+use super::value::{self, INF, MAX_PLY, check_score};
 use super::{Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats};
 
 /// A node's best value and move so far, and its raised alpha.
@@ -17,48 +19,6 @@ struct Best {
     value: i64,
     mv: Move,
     alpha: i64,
-}
-
-/// Why a search stopped before its end.
-pub(crate) enum Halt {
-    /// A limit or the stop flag: the last completed iteration stands.
-    Limit,
-    /// The game broke its contract.
-    Game(GameError),
-}
-
-impl From<GameError> for Halt {
-    fn from(e: GameError) -> Self {
-        Halt::Game(e)
-    }
-}
-
-/// What every thread of a search needs to know of the options: plain values, copied.
-#[derive(Clone, Copy)]
-pub(crate) struct Plan {
-    pub method: Method,
-    pub max_depth: u32,
-    pub iterative_deepening: bool,
-    pub node_limit: u64,
-    pub time_limit: Option<Duration>,
-    pub max_at_root: bool,
-    pub refine_distance: bool,
-    pub start: Instant,
-}
-
-impl Plan {
-    pub(crate) fn new(opts: &Options<'_>) -> Plan {
-        Plan {
-            method: opts.method,
-            max_depth: opts.max_depth,
-            iterative_deepening: opts.iterative_deepening,
-            node_limit: opts.node_limit,
-            time_limit: opts.time_limit,
-            max_at_root: opts.max_at_root,
-            refine_distance: opts.refine_distance,
-            start: Instant::now(),
-        }
-    }
 }
 
 /// One thread's search: its answer, and whether it ran to its end (false: a limit, the
@@ -71,21 +31,21 @@ pub(crate) struct Outcome {
 struct Engine<'a, G: Game> {
     game: &'a mut G,
     plan: Plan,
-    /// The caller's stop flag and progress callback: the first thread's only.
-    stop: Option<&'a AtomicI32>,
+    /// The limits, the stop flag and the team of a parallel search (`team` is `None` on
+    /// one thread).
+    watch: Watch<'a>,
+    /// The caller's progress callback: the first thread's only.
     progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
     table: Option<&'a Table>,
-    /// The threads of a parallel search; `None` on one thread.
     team: Option<&'a Team>,
-    /// Nodes already added to the team's count.
-    synced: u64,
-    /// The node count at which `check_limits` next looks at the limits.
-    next_check: u64,
     stats: SearchStats,
     /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
     horizon: u64,
+    /// One more than the deepest ply a node of this search was at: the plies whose
+    /// buffers are ready.
+    height: u32,
     /// The principal variation found below each ply.
-    pv: PlyBuffers,
+    pv: Lines,
     /// A move buffer per ply, reused.
     moves: PlyBuffers,
     /// The moves a parallel search put off at each ply because another thread was
@@ -103,14 +63,11 @@ struct Engine<'a, G: Game> {
     pv_is_partial: bool,
 }
 
-/// Searches `game` from its current position and returns the best move and the value.
-/// Misbehaving games give `Err`; limits and the stop flag give the last completed
-/// iteration's answer (or, if none completed, the first legal move). One thread:
-/// `opts.threads` is for [`super::search_parallel`].
-pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
-    if opts.method.is_chance() {
-        return super::chance::search(game, opts);
-    }
+/// A deterministic method's search on one thread: see [`super::search`].
+pub(crate) fn search<G: Game>(
+    game: &mut G,
+    opts: &mut Options<'_>,
+) -> Result<SearchResult, GameError> {
     let plan = Plan::new(opts);
     let (mut lent, mut own) = (opts.table.take(), None);
     let table = search_table(opts.method, &mut lent, &mut own, opts.table_bytes);
@@ -118,27 +75,6 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
     let outcome = run_thread(game, plan, opts.stop, progress, table, None);
     opts.table = lent;
     outcome.map(|o| o.result)
-}
-
-/// The table a search uses: none for plain minimax; else the caller's if it lent one
-/// (started afresh for this search), else one of `bytes` of our own, kept in `own`.
-pub(crate) fn search_table<'t>(
-    method: Method,
-    lent: &'t mut Option<&mut Table>,
-    own: &'t mut Option<Table>,
-    bytes: usize,
-) -> Option<&'t Table> {
-    match (method, lent.as_deref_mut()) {
-        (Method::Minimax, _) => None,
-        (_, Some(t)) => {
-            t.new_search();
-            Some(&*t)
-        }
-        (_, None) => {
-            *own = Table::new(bytes);
-            own.as_ref()
-        }
-    }
 }
 
 /// One thread's search, alone or in a team.
@@ -150,18 +86,18 @@ pub(crate) fn run_thread<'a, G: Game>(
     table: Option<&'a Table>,
     team: Option<&'a Team>,
 ) -> Result<Outcome, GameError> {
-    let (pv, moves, deferred) = SCRATCH.with(|s| s.take());
+    let (mut pv, moves, deferred) = SCRATCH.with(|s| s.take());
+    pv.reset();
     let mut engine = Engine {
         game,
         plan,
-        stop,
+        watch: Watch::new(plan, stop, team),
         progress,
         table,
         team,
-        synced: 0,
-        next_check: 0,
         stats: SearchStats::default(),
         horizon: 0,
+        height: 0,
         pv,
         moves,
         deferred,
@@ -174,7 +110,7 @@ pub(crate) fn run_thread<'a, G: Game>(
     // Kept for the next search, up to a usual depth: a rare very deep search should not
     // leave its memory behind.
     let mut buffers = (engine.pv, engine.moves, engine.deferred);
-    buffers.0.truncate(SCRATCH_PLIES);
+    buffers.0.reset();
     buffers.1.truncate(SCRATCH_PLIES);
     buffers.2.truncate(SCRATCH_PLIES);
     SCRATCH.with(|s| s.set(buffers));
@@ -190,8 +126,7 @@ const SCRATCH_PLIES: usize = 128;
 thread_local! {
     /// The per-ply buffers of this thread's last search, for the next one: a solver that
     /// runs many short searches (a game's moves, a test set) then allocates nothing.
-    static SCRATCH: Cell<(PlyBuffers, PlyBuffers, PlyBuffers)> =
-        const { Cell::new((Vec::new(), Vec::new(), Vec::new())) };
+    static SCRATCH: Cell<(Lines, PlyBuffers, PlyBuffers)> = Cell::new(Default::default());
 }
 
 impl<G: Game> Engine<'_, G> {
@@ -205,7 +140,9 @@ impl<G: Game> Engine<'_, G> {
             (result.exact, result.proven, result.plies_to_end) = (true, true, Some(0));
             return Ok(self.finish(result, true));
         }
-        let max_depth = self.plan.max_depth.clamp(1, MAX_PLY - 1);
+        // Unlimited is one ply past the limit, so that a line longer than the limit is an
+        // error rather than a heuristic value.
+        let max_depth = self.plan.max_depth.clamp(1, MAX_PLY + 1);
         let first = if self.plan.iterative_deepening {
             1
         } else {
@@ -228,17 +165,22 @@ impl<G: Game> Engine<'_, G> {
                 Err(Halt::Game(e)) => return Err(e),
             };
             let proven = self.horizon == 0;
-            result.best_move = self.pv[0].first().copied();
+            result.pv = self.pv.to_vec(0);
+            result.best_move = result.pv.first().copied();
             result.value = max_view(sign, v);
             result.exact = true;
             result.proven = proven;
-            let along_pv = (!self.pv_is_partial).then_some(self.pv[0].len() as u32);
+            let along_pv = (!self.pv_is_partial).then_some(result.pv.len() as u32);
             result.plies_to_end = value::plies_to_end(v).or(along_pv).filter(|_| proven);
-            result.depth = depth;
-            result.pv = self.pv[0].clone();
+            // A search without deepening to an unlimited depth reports how deep it went.
+            result.depth = if depth > MAX_PLY {
+                self.height - 1
+            } else {
+                depth
+            };
             if let Some(report) = self.progress.as_mut() {
                 report(&Progress {
-                    depth,
+                    depth: result.depth,
                     value: result.value,
                     expected: None,
                     nodes: self.stats.nodes,
@@ -251,11 +193,13 @@ impl<G: Game> Engine<'_, G> {
             }
         }
         if result.best_move.is_none() {
-            // Stopped before any iteration finished: still answer with a legal move.
+            // Stopped before any iteration finished: still answer with a legal move, and
+            // still hold the game to its contract.
             let mut moves = Vec::new();
             self.game.moves(&mut moves)?;
-            result.best_move = moves.first().copied();
-            result.pv = result.best_move.into_iter().collect();
+            let first = *moves.first().ok_or(GameError::NoMovesNotOver)?;
+            result.best_move = Some(first);
+            result.pv = vec![first];
         }
         Ok(self.finish(result, completed))
     }
@@ -297,7 +241,7 @@ impl<G: Game> Engine<'_, G> {
                 hi = med.min(value::score(r));
             } else {
                 lo = (med + 1).max(value::score(r));
-                proof = Some(self.pv[0].clone());
+                proof = Some(self.pv.to_vec(0));
             }
         }
         self.full_pv = true;
@@ -305,7 +249,7 @@ impl<G: Game> Engine<'_, G> {
             Some(pv) if !(self.plan.refine_distance && lo != 0) => {
                 // The move that proved `lo` is a best move; its distance was not sought,
                 // and the PV holds only that move.
-                self.pv[0] = pv;
+                self.pv.set_line(0, &pv);
                 self.pv_is_partial = true;
                 Ok(value::heuristic(lo))
             }
@@ -332,51 +276,25 @@ impl<G: Game> Engine<'_, G> {
         Ok(Some(if max_side { (lo, hi) } else { (-hi, -lo) }))
     }
 
-    /// Checks the limits and the stop flag at node `next_check` (one node in 256, and the
-    /// node past the node limit): a comparison on every other node.
-    #[inline(always)]
-    fn check_limits(&mut self) -> Result<(), Halt> {
-        if self.stats.nodes < self.next_check {
-            return Ok(());
-        }
-        self.check_limits_now()
-    }
-
-    #[cold]
-    fn check_limits_now(&mut self) -> Result<(), Halt> {
-        let limit = self.plan.node_limit;
-        if limit != 0 && self.stats.nodes > limit {
-            return self.halt();
-        }
-        if let Some(team) = self.team {
-            let total = team.add_nodes(self.stats.nodes - self.synced);
-            self.synced = self.stats.nodes;
-            if team.halted() || (limit != 0 && total > limit) {
-                return self.halt();
-            }
-        }
-        if stopped_or_late(&self.plan, self.stop) {
-            return self.halt();
-        }
-        self.next_check = self.stats.nodes.saturating_add(256);
-        if limit != 0 {
-            // A limit of u64::MAX is as good as none.
-            self.next_check = self.next_check.min(limit.saturating_add(1));
-        }
-        Ok(())
-    }
-
-    /// Stops this thread, and the others of its team.
-    fn halt(&self) -> Result<(), Halt> {
-        if let Some(team) = self.team {
-            team.halt();
-        }
-        Err(Halt::Limit)
-    }
-
     /// The value of the position (side to move: MAX if `max_side`) searched `depth` plies
     /// deep within `(alpha, beta)`, fail-soft, from the side to move's point of view.
     fn node(
+        &mut self,
+        depth: u32,
+        ply: u32,
+        max_side: bool,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, Halt> {
+        if ply % stack::EVERY == 0 && ply > 0 {
+            return stack::with_room(|| self.node_here(depth, ply, max_side, alpha, beta));
+        }
+        self.node_here(depth, ply, max_side, alpha, beta)
+    }
+
+    /// `node`, on the stack it is on.
+    #[inline(always)]
+    fn node_here(
         &mut self,
         depth: u32,
         ply: u32,
@@ -391,6 +309,18 @@ impl<G: Game> Engine<'_, G> {
         v
     }
 
+    /// Makes the buffers of ply `ply` ready, the first time the search reaches it.
+    #[cold]
+    fn grow(&mut self, ply: u32) {
+        let p = ply as usize;
+        if self.moves.len() <= p {
+            self.moves.resize_with(p + 1, Vec::new);
+            self.deferred.resize_with(p + 1, Vec::new);
+        }
+        self.pv.reach(p);
+        self.height = ply + 1;
+    }
+
     /// `node`, with `self.reach` counting from this node.
     #[inline(always)]
     fn node_body(
@@ -403,14 +333,12 @@ impl<G: Game> Engine<'_, G> {
     ) -> Result<i64, Halt> {
         self.stats.nodes += 1;
         let given_key = self.next_key.take();
-        self.check_limits()?;
+        self.watch.check(self.stats.nodes)?;
         let p = ply as usize;
-        if self.pv.len() <= p {
-            self.pv.resize_with(p + 1, Vec::new);
-            self.moves.resize_with(p + 1, Vec::new);
-            self.deferred.resize_with(p + 1, Vec::new);
+        if ply >= self.height {
+            self.grow(ply);
         }
-        self.pv[p].clear();
+        self.pv.clear(p);
         // The table's slot is fetched from memory while the game answers the questions
         // below: its cache miss is most of a node's time otherwise.
         let key = match self.table {
@@ -461,7 +389,7 @@ impl<G: Game> Engine<'_, G> {
             self.horizon += 1;
             return Ok(value::heuristic(sign * e as i64));
         }
-        if ply + 1 >= MAX_PLY {
+        if ply >= MAX_PLY {
             return Err(GameError::TooDeep.into());
         }
 
@@ -473,7 +401,7 @@ impl<G: Game> Engine<'_, G> {
         let mut table_move = NO_MOVE;
         if let (Some(key), Some(table)) = (key, self.table) {
             self.stats.table_probes += 1;
-            if let Some(e) = table.probe(key, max_side) {
+            if let Some(e) = table.probe(key, max_side, false) {
                 self.stats.table_hits += 1;
                 table_move = e.best;
                 if ply > 0 && e.fits(depth) {
@@ -528,6 +456,7 @@ impl<G: Game> Engine<'_, G> {
                 bound,
                 proven,
                 max_side,
+                expected: false,
             });
         }
         Ok(best)
@@ -666,13 +595,7 @@ impl<G: Game> Engine<'_, G> {
             best.value = v;
             best.mv = mv;
             if self.full_pv || ply == 0 {
-                let p = ply as usize;
-                let (here, below) = self.pv.split_at_mut(p + 1);
-                here[p].clear();
-                here[p].push(mv);
-                if self.full_pv {
-                    here[p].extend_from_slice(&below[0]);
-                }
+                self.pv.set(ply as usize, mv, self.full_pv);
             }
         }
         if self.plan.method == Method::Minimax {
@@ -707,12 +630,6 @@ impl<G: Game> Engine<'_, G> {
     }
 }
 
-/// Whether the stop flag is set or the time is up: asked every 256 nodes.
-pub(crate) fn stopped_or_late(plan: &Plan, stop: Option<&AtomicI32>) -> bool {
-    stop.is_some_and(|s| s.load(Ordering::Relaxed) != 0)
-        || plan.time_limit.is_some_and(|t| plan.start.elapsed() >= t)
-}
-
 /// A root value as the score in MAX's view. Every score the engine meets lies strictly
 /// inside int32, and so does this; the clamp only keeps that promise to C should a
 /// value ever stray.
@@ -723,12 +640,4 @@ pub(crate) fn max_view(sign: i64, v: i64) -> i32 {
         "{score}"
     );
     score.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32
-}
-
-pub(crate) fn check_score(score: i32) -> Result<(), GameError> {
-    if score == i32::MIN || score == i32::MAX {
-        Err(GameError::ScoreOutOfRange)
-    } else {
-        Ok(())
-    }
 }

@@ -1,8 +1,12 @@
-//! Zeroed memory for the transposition table. By default it comes zeroed from the global
-//! allocator, which for a run of short searches reuses memory already mapped. A table
-//! about to be filled for many searches can instead be mapped straight from the kernel,
-//! aligned to a huge page and advised onto 2 MiB pages (on Linux): a probe lands anywhere
-//! in the table, and with 4 KiB pages nearly every probe would also miss the TLB.
+//! Zeroed memory for the transposition table. A table of 64 KiB or more is mapped
+//! straight from the kernel (on Linux), whose fresh pages read as zeros and cost nothing
+//! until they are first written: a search that touches a few entries of a 16 MiB table
+//! pays for a few pages, not for zeroing 16 MiB. (The allocator's `calloc` would not do:
+//! once a large block has been freed, glibc serves the next from memory it must clear.)
+//! Smaller tables come zeroed from the global allocator. A table about to be filled for
+//! many searches can instead be aligned to a huge page and advised onto 2 MiB pages: a
+//! probe lands anywhere in the table, and with 4 KiB pages nearly every probe would also
+//! miss the TLB.
 
 use std::alloc::Layout;
 use std::ops::Deref;
@@ -26,7 +30,8 @@ enum Source {
     /// Nothing allocated (zero values).
     Empty,
     Heap(Layout),
-    /// An anonymous mapping of `size` bytes at `base`, which `ptr` lies inside.
+    /// An anonymous mapping of `size` bytes at `base`, which `ptr` lies inside (made by
+    /// `mapped`).
     #[cfg(target_os = "linux")]
     Mapped {
         base: *mut libc::c_void,
@@ -38,8 +43,18 @@ enum Source {
 #[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
+/// From this size on, `new` maps fresh pages from the kernel rather than the heap.
+#[cfg(target_os = "linux")]
+const MAPPED_FROM: usize = 64 << 10;
+
+/// The pages a mapping is aligned to (4 KiB on the systems this runs on; a mapping is
+/// always aligned at least that much).
+#[cfg(target_os = "linux")]
+const PAGE: usize = 4 << 10;
+
 impl<T: Zeroable> Zeroed<T> {
-    /// `len` zeroed values, or `None` if the memory cannot be had.
+    /// `len` zeroed values, or `None` if the memory cannot be had. Large ones are mapped
+    /// lazily: a page costs its zeroing only when first written.
     pub(crate) fn new(len: usize) -> Option<Zeroed<T>> {
         let layout = Layout::array::<T>(len).ok()?;
         if layout.size() == 0 {
@@ -48,6 +63,10 @@ impl<T: Zeroable> Zeroed<T> {
                 len,
                 source: Source::Empty,
             });
+        }
+        #[cfg(target_os = "linux")]
+        if layout.size() >= MAPPED_FROM && layout.align() <= PAGE {
+            return Self::mapped(layout, len, PAGE, false);
         }
         // SAFETY: the layout's size is not zero (checked).
         let ptr = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
@@ -68,8 +87,17 @@ impl<T: Zeroable> Zeroed<T> {
         if layout.size() < HUGE_PAGE || layout.align() > HUGE_PAGE {
             return None;
         }
-        // One huge page more than needed, so that an aligned start fits inside.
-        let size = layout.size().checked_add(HUGE_PAGE)?;
+        Self::mapped(layout, len, HUGE_PAGE, true)
+    }
+
+    /// `len` values of `layout` in a fresh anonymous mapping, aligned to `align` (a power
+    /// of two, at least the layout's alignment), advised onto huge pages if `huge`.
+    #[cfg(target_os = "linux")]
+    fn mapped(layout: Layout, len: usize, align: usize, huge: bool) -> Option<Zeroed<T>> {
+        // A mapping is page-aligned; for a larger alignment, map one `align` more than
+        // needed, so that an aligned start fits inside.
+        let extra = if align > PAGE { align } else { 0 };
+        let size = layout.size().checked_add(extra)?;
         // SAFETY: a new private anonymous mapping: it touches no existing memory, and
         // the kernel fills its pages with zeros when they are first used.
         let base = unsafe {
@@ -85,14 +113,17 @@ impl<T: Zeroable> Zeroed<T> {
         if base == libc::MAP_FAILED {
             return None;
         }
-        let offset = (base as usize).next_multiple_of(HUGE_PAGE) - base as usize;
-        // SAFETY: `offset` is below one huge page, and the mapping is one huge page longer
-        // than the layout, so the values lie inside it.
+        let offset = (base as usize).next_multiple_of(align) - base as usize;
+        // SAFETY: `offset` is 0 when `extra` is (a mapping is page-aligned), else below
+        // `align == extra`, and the mapping is `extra` longer than the layout, so the
+        // values lie inside it.
         let start = unsafe { base.cast::<u8>().add(offset) };
-        // SAFETY: advice on pages of our own mapping (`start` and `layout.size()` lie
-        // inside it): MADV_HUGEPAGE changes only how the kernel backs them, never their
-        // contents. If the kernel declines, the pages stay small.
-        unsafe { libc::madvise(start.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        if huge {
+            // SAFETY: advice on pages of our own mapping (`start` and `layout.size()` lie
+            // inside it): MADV_HUGEPAGE changes only how the kernel backs them, never
+            // their contents. If the kernel declines, the pages stay small.
+            unsafe { libc::madvise(start.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        }
         Some(Zeroed {
             ptr: NonNull::new(start)?.cast(),
             len,
@@ -129,7 +160,7 @@ impl<T: Zeroable> Drop for Zeroed<T> {
             },
             #[cfg(target_os = "linux")]
             Source::Mapped { base, size } => {
-                // SAFETY: the whole mapping made in `huge`, unmapped once; no reference
+                // SAFETY: the whole mapping made in `mapped`, unmapped once; no reference
                 // into it outlives `self`.
                 unsafe { libc::munmap(base, size) };
             }

@@ -36,9 +36,12 @@
 
 mod chance;
 mod engine;
+mod limits;
 mod memory;
 mod parallel;
 mod pool;
+mod pv;
+mod stack;
 mod table;
 mod value;
 
@@ -46,9 +49,31 @@ use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
 pub use chance::ANY_OUTCOME;
-pub use engine::search;
 pub use parallel::{Fork, MAX_THREADS, search_parallel};
 pub use table::Table;
+
+/// The deepest the engine searches, in plies below the root, on every thread and by
+/// every method: a line of up to this many plies is searched to its end (deep searches
+/// grow their stack as they go), and a position this deep that is not over and is not at
+/// the depth limit gives [`GameError::TooDeep`].
+pub const MAX_PLIES: u32 = value::MAX_PLY;
+
+/// Searches `game` from its current position and returns the best move and the value,
+/// on one thread (`opts.threads` is for [`search_parallel`]: asked for more than one here,
+/// the result says why it ran on one, in [`SearchResult::single_thread`]). Misbehaving
+/// games give `Err`; limits and the stop flag give the last completed iteration's answer
+/// (or, if none completed, the first legal move).
+pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
+    let mut result = if opts.method.is_chance() {
+        chance::search(game, opts)
+    } else {
+        engine::search(game, opts)
+    }?;
+    if opts.threads != 1 {
+        result.fewer_threads = Some(FewerThreads::NotParallel);
+    }
+    Ok(result)
+}
 
 /// A move: any integer the game chooses.
 pub type Move = i64;
@@ -64,9 +89,12 @@ pub trait Game {
     /// Takes back `mv`, the last move played.
     fn undo(&mut self, mv: Move);
     /// The final score from MAX's point of view if the game is over, else `None`. A game
-    /// with no legal moves must say it is over: the engine assumes no outcome.
+    /// with no legal moves must say it is over: the engine assumes no outcome. Scores lie
+    /// strictly inside `i32` (not `i32::MIN` or `i32::MAX`: the deterministic methods
+    /// negate them); the chance methods, which never negate, take any `i32`.
     fn outcome(&mut self) -> Option<i32>;
-    /// A heuristic score from MAX's point of view, for positions at the depth limit.
+    /// A heuristic score from MAX's point of view, for positions at the depth limit; in
+    /// the same range as `outcome`'s.
     fn evaluate(&mut self) -> i32;
     /// A hash of the position: enables the transposition table.
     fn hash(&mut self) -> Option<u64> {
@@ -105,11 +133,12 @@ pub enum GameError {
     TooManyMoves,
     /// The move count was negative.
     NegativeMoveCount,
-    /// A score or evaluation was `i32::MIN` or `i32::MAX`.
+    /// A score or evaluation was `i32::MIN` or `i32::MAX` (in a deterministic search).
     ScoreOutOfRange,
     /// A position had no legal moves but the game did not say it was over.
     NoMovesNotOver,
-    /// `bounds` gave a lower bound above the upper bound, or `i32::MIN` or `i32::MAX`.
+    /// `bounds` gave a lower bound above the upper bound (or, in a deterministic search,
+    /// `i32::MIN` or `i32::MAX`), or in a chance search a score outside them.
     BadBounds,
     /// The search went deeper than the engine's ply limit.
     TooDeep,
@@ -260,6 +289,29 @@ pub struct SearchResult {
     pub stats: SearchStats,
     /// How many threads searched.
     pub threads: usize,
+    /// Why fewer threads searched than `Options::threads` asked for; `None` when as many
+    /// did (or one was asked for).
+    pub fewer_threads: Option<FewerThreads>,
+}
+
+/// Why a search ran on fewer threads than it was asked to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FewerThreads {
+    /// [`search`] was called: it runs on one thread; [`search_parallel`] runs on more.
+    NotParallel,
+    /// Plain minimax shares nothing between threads: it runs on one.
+    Minimax,
+    /// The chance methods run on one thread.
+    ChanceMethod,
+    /// The game gives no hash, and threads share their work through the table.
+    NoHash,
+    /// No table: `table_bytes` is too small for one, or its memory could not be had.
+    NoTable,
+    /// The game gave no copy of itself for another thread (a C game without
+    /// `copy_context`, or whose `copy_context` returned NULL).
+    NoCopy,
+    /// The system would not start another thread.
+    NoSystemThread,
 }
 
 impl SearchResult {
@@ -277,6 +329,7 @@ impl SearchResult {
             pv: Vec::new(),
             stats: SearchStats::default(),
             threads: 1,
+            fewer_threads: None,
         }
     }
 }

@@ -5,12 +5,14 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::channel;
 
-use super::engine::{Outcome, Plan, run_thread, search, search_table};
+use super::engine::{Outcome, run_thread};
+use super::limits::{Plan, Team};
 use super::pool;
-use super::{Game, GameError, Method, Options, Progress, SearchResult};
+use super::table::search_table;
+use super::{FewerThreads, Game, GameError, Method, Options, Progress, SearchResult, search};
 
 /// A game whose position can be copied for another search thread. Every `Clone` game
 /// is one; a game whose copy can fail (a C game's copy callback) says `None`.
@@ -22,25 +24,6 @@ pub trait Fork: Sized {
 impl<T: Clone> Fork for T {
     fn fork(&self) -> Option<Self> {
         Some(self.clone())
-    }
-}
-
-/// What the threads of one search share besides the table.
-pub(crate) struct Team {
-    halt: AtomicBool,
-    nodes: AtomicU64,
-}
-
-impl Team {
-    /// Adds a thread's new nodes to the count; returns the total.
-    pub(crate) fn add_nodes(&self, n: u64) -> u64 {
-        self.nodes.fetch_add(n, Relaxed) + n
-    }
-    pub(crate) fn halted(&self) -> bool {
-        self.halt.load(Relaxed)
-    }
-    pub(crate) fn halt(&self) {
-        self.halt.store(true, Relaxed);
     }
 }
 
@@ -92,14 +75,14 @@ impl Drop for Claim {
 /// The most threads one search runs on: each needs a copy of the game and a pool thread.
 pub const MAX_THREADS: usize = 256;
 
-/// Halts a team when dropped: when the caller's search ends, and while it unwinds.
-struct HaltOnDrop<'a>(&'a Team);
+/// The caller's stop flag, lent to the helper threads.
+#[derive(Clone, Copy)]
+struct StopFlag(*const AtomicI32);
 
-impl Drop for HaltOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.halt();
-    }
-}
+// SAFETY: the flag is an atomic, read by any thread; `search_parallel` waits for every
+// helper to report before it returns (also when its own thread's search panics), so the
+// flag, borrowed for that call, outlives every helper's use of it.
+unsafe impl Send for StopFlag {}
 
 /// The number of threads `threads` asks for: 0 is one per available core; at most
 /// [`MAX_THREADS`].
@@ -127,32 +110,46 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     game: &mut G,
     opts: &mut Options<'_>,
 ) -> Result<SearchResult, GameError> {
+    let plan = Plan::new(opts); // the clock starts before the table is set up
     let threads = resolve_threads(opts.threads);
-    let shares_nothing = opts.method == Method::Minimax || opts.method.is_chance();
-    if threads <= 1 || shares_nothing || game.hash().is_none() {
-        return search(game, opts);
+    let alone = |game: &mut G, opts: &mut Options<'_>, why| {
+        let mut result = search(game, opts)?;
+        result.fewer_threads = (threads > 1).then_some(why);
+        Ok(result)
+    };
+    if opts.method == Method::Minimax {
+        return alone(game, opts, FewerThreads::Minimax);
+    }
+    if opts.method.is_chance() {
+        return alone(game, opts, FewerThreads::ChanceMethod);
+    }
+    if threads <= 1 || game.hash().is_none() {
+        return alone(game, opts, FewerThreads::NoHash);
     }
     let (mut lent, mut own) = (opts.table.take(), None);
     let Some(table) = search_table(opts.method, &mut lent, &mut own, opts.table_bytes) else {
         opts.table = lent;
-        return search(game, opts);
+        return alone(game, opts, FewerThreads::NoTable);
     };
-    let plan = Plan::new(opts);
-    let team = Arc::new(Team {
-        halt: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-    });
+    let team = Arc::new(Team::default());
+    let stop = opts.stop.map(|s| StopFlag(s));
 
     // The helpers: each owns its copy and sends it back with its outcome, so that the
     // copies are dropped here, on the caller's thread.
     let (tx, rx) = channel();
-    let mut helpers = 0;
+    let (mut helpers, mut shortfall) = (0, None);
     for _ in 1..threads {
-        let Some(mut copy) = game.fork() else { break };
+        let Some(mut copy) = game.fork() else {
+            shortfall = Some(FewerThreads::NoCopy);
+            break;
+        };
         let (shared, team, tx) = (table.share(), Arc::clone(&team), tx.clone());
         let job: pool::Job = Box::new(move || {
+            // SAFETY: see `StopFlag`: the flag outlives this job, which reports (below)
+            // before `search_parallel` returns.
+            let stop = stop.map(|s| unsafe { &*s.0 });
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                run_thread(&mut copy, plan, None, None, Some(&shared), Some(&team))
+                run_thread(&mut copy, plan, stop, None, Some(&shared), Some(&team))
             }));
             if !matches!(
                 outcome,
@@ -166,19 +163,26 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
             let _ = tx.send((outcome, copy));
         });
         if pool::run(job).is_err() {
+            shortfall = Some(FewerThreads::NoSystemThread);
             break;
         }
         helpers += 1;
     }
 
     let progress = opts.progress.as_mut().map(|p| &mut **p as _);
-    let halt_helpers = HaltOnDrop(&team); // also if this thread's search panics
-    let first = run_thread(game, plan, opts.stop, progress, Some(table), Some(&team));
-    drop(halt_helpers);
+    // This thread's panic is caught too, so that the helpers are halted and waited for
+    // before it goes on: no callback of this search runs after it has returned.
+    let first = catch_unwind(AssertUnwindSafe(|| {
+        run_thread(game, plan, opts.stop, progress, Some(table), Some(&team))
+    }));
+    team.halt();
     // Every helper is waited for, a panicking one too, so that every copy is dropped here
-    // and the lent table is handed back before a helper's panic goes on.
-    let mut outcomes = vec![first];
-    let mut panicked = None;
+    // and the lent table is handed back before a panic goes on.
+    let (mut outcomes, mut panicked) = (Vec::new(), None);
+    match first {
+        Ok(o) => outcomes.push(o), // the caller's thread's first
+        Err(panic) => panicked = Some(panic),
+    }
     for _ in 0..helpers {
         let (outcome, copy) = rx.recv().expect("a helper always reports");
         drop(copy);
@@ -192,7 +196,8 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
         resume_unwind(panic);
     }
     let reported = outcomes[0].as_ref().map_or(0, |o| o.result.depth);
-    let result = combine(outcomes, plan)?;
+    let mut result = combine(outcomes, plan)?;
+    result.fewer_threads = shortfall;
     // A helper's answer: its iteration is reported too, so that progress always ends with
     // the iteration that answered (deeper than any the caller's thread reported).
     if let (Some(report), true) = (opts.progress.as_mut(), result.depth > reported) {

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::Method;
 use super::memory::{Zeroable, Zeroed};
 
 /// How a stored value relates to the position's true value.
@@ -49,6 +50,8 @@ pub(crate) struct Entry {
     /// The side to move (the value is from its point of view). A game whose hash leaves
     /// out whose turn it is must not have one side's value read as the other's.
     pub max_side: bool,
+    /// Whether `value` holds an `f64`'s bits (an expected value, from a chance search).
+    pub expected: bool,
 }
 
 impl Entry {
@@ -64,22 +67,48 @@ impl Entry {
     }
 }
 
+/// The table a search uses: none for plain minimax; else the caller's if it lent one
+/// (started afresh for this search), else one of `bytes` of our own, kept in `own`.
+pub(crate) fn search_table<'t>(
+    method: Method,
+    lent: &'t mut Option<&mut Table>,
+    own: &'t mut Option<Table>,
+    bytes: usize,
+) -> Option<&'t Table> {
+    match (method, lent.as_deref_mut()) {
+        (Method::Minimax, _) => None,
+        (_, Some(t)) => {
+            t.new_search();
+            Some(&*t)
+        }
+        (_, None) => {
+            *own = Table::new(bytes);
+            own.as_ref()
+        }
+    }
+}
+
 /// The `best` of an entry that has none.
 pub(crate) const NO_MOVE: i64 = i64::MIN;
 
 /// A transposition table: fixed size, power-of-two buckets indexed by the hash, each one
 /// cache line holding two entries: one kept for the deepest search (so that the costly
 /// results near the root survive) and one always replaced. Entries are four words, all
-/// zero when empty. A table can serve many searches one after another: each search sees
-/// only its own entries, so reusing one saves allocating and clearing fresh memory for
-/// every search. One search at a time, which may run on many threads.
+/// zero when empty. A table can serve many searches one after another, one at a time (a
+/// search may run on many threads): it keeps its entries from one search to the next, so
+/// that a program playing a game finds the previous move's work, and the entries of
+/// earlier searches are the first to be replaced. [`Table::clear`] forgets them all, in
+/// constant time: do that before searching another game with the same table.
 pub struct Table {
     /// Shared with the helper threads of a parallel search.
     buckets: Arc<Zeroed<Bucket>>,
     /// 64 minus log2 of the bucket count: the index is the top bits of the mixed hash.
     shift: u32,
-    /// The current search's number; entries of other searches are ignored.
+    /// The table's epoch: entries of earlier epochs (before a `clear`) are ignored.
     generation: u64,
+    /// The current search's number (modulo 2^8): entries of earlier searches are still
+    /// used, but replaced first.
+    age: u64,
 }
 
 /// Two entries in one cache line: `[deepest, newest]`. Each entry's words are
@@ -91,9 +120,14 @@ struct Bucket([[AtomicU64; 4]; 2]);
 unsafe impl Zeroable for Bucket {}
 
 const GENERATION_BITS: u32 = 29;
-/// Depths are below the engine's ply limit (2^20), so 31 bits hold them; bit 31 of the
-/// same word holds the side to move.
-const DEPTH_MASK: u32 = (1 << 31) - 1;
+/// Depths are at most the engine's ply limit (2^20), so 21 bits hold them.
+const DEPTH_MASK: u32 = (1 << 21) - 1;
+/// Bit 21 of the meta word: the value is an expected value (an `f64`'s bits, from a chance
+/// search), not an integer one. The two kinds never answer for each other.
+const EXPECTED_BIT: u32 = 21;
+/// Bits 22 to 29: the search's age.
+const AGE_SHIFT: u32 = 22;
+const AGE_MASK: u64 = 0xff;
 
 impl Table {
     /// The fewest bytes a table can have: one bucket of two entries.
@@ -112,6 +146,7 @@ impl Table {
             buckets: Arc::new(Zeroed::new(1usize << bits)?),
             shift: 64 - bits,
             generation: 1,
+            age: 0,
         })
     }
 
@@ -132,8 +167,16 @@ impl Table {
         }
     }
 
-    /// Starts a new search: the entries of earlier ones no longer count.
+    /// Starts a new search: the entries of earlier ones stay and are used, and are the
+    /// first to be replaced.
     pub(crate) fn new_search(&mut self) {
+        self.age = (self.age + 1) & AGE_MASK;
+    }
+
+    /// Forgets every entry, in constant time (a new epoch; every 2^29 clears the memory
+    /// is zeroed again): for a table about to search another game, or a benchmark that
+    /// wants each search to start afresh.
+    pub fn clear(&mut self) {
         self.generation += 1;
         if self.generation >= 1 << GENERATION_BITS {
             self.prefault();
@@ -147,6 +190,7 @@ impl Table {
             buckets: Arc::clone(&self.buckets),
             shift: self.shift,
             generation: self.generation,
+            age: self.age,
         }
     }
 
@@ -175,21 +219,29 @@ impl Table {
         let _ = bucket;
     }
 
-    /// The entry of this search for `key` with `max_side` to move, if there is one.
+    /// The entry for `key` with `max_side` to move and a value of the kind asked for
+    /// (`expected`: a chance search's), if there is one.
     #[inline(always)]
-    pub(crate) fn probe(&self, key: u64, max_side: bool) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64, max_side: bool, expected: bool) -> Option<Entry> {
         self.bucket(key)
             .iter()
-            .find_map(|slot| self.decode(key, max_side, load(slot)))
+            .find_map(|slot| self.decode(key, max_side, expected, load(slot)))
     }
 
-    /// The entry in `words` if it is whole, this search's, and holds `key` with
-    /// `max_side` to move.
+    /// The entry in `words` if it is whole, of this epoch, and holds `key` with
+    /// `max_side` to move and a value of the kind asked for.
     #[inline(always)]
-    fn decode(&self, key: u64, max_side: bool, [k, value, best, meta]: [u64; 4]) -> Option<Entry> {
+    fn decode(
+        &self,
+        key: u64,
+        max_side: bool,
+        expected: bool,
+        [k, value, best, meta]: [u64; 4],
+    ) -> Option<Entry> {
         if k ^ check(value, best, meta) != key
             || generation_of(meta) != self.generation
             || (meta >> 31 & 1 == 1) != max_side
+            || (meta >> EXPECTED_BIT & 1 == 1) != expected
         {
             return None;
         }
@@ -207,6 +259,7 @@ impl Table {
             bound,
             proven: meta >> 34 & 1 == 1,
             max_side,
+            expected,
         })
     }
 
@@ -223,15 +276,19 @@ impl Table {
             | (e.proven as u64) << 34
             | bound << 32
             | (e.max_side as u64) << 31
-            | (e.depth & DEPTH_MASK) as u64;
+            | self.age << AGE_SHIFT
+            | (e.expected as u64) << EXPECTED_BIT
+            | (e.depth.min(DEPTH_MASK)) as u64;
         let (value, best) = (e.value as u64, e.best as u64);
         let slot = [e.key ^ check(value, best, meta), value, best, meta];
         let [deepest, newest] = self.bucket(e.key);
         let [dk, dv, db, dm] = load(deepest);
         let deepest_key = dk ^ check(dv, db, dm);
         // The deepest entry is replaced by the same position, by a search at least as
-        // deep, or once it is stale; everything else goes to the newest entry.
-        if deepest_key == e.key || generation_of(dm) != self.generation || e.depth >= depth_of(dm) {
+        // deep, or once it is stale (an earlier search's, or an earlier epoch's);
+        // everything else goes to the newest entry.
+        let stale = generation_of(dm) != self.generation || age_of(dm) != self.age;
+        if deepest_key == e.key || stale || e.depth >= depth_of(dm) {
             let [nk, nv, nb, nm] = load(newest);
             if nk ^ check(nv, nb, nm) == e.key {
                 write(newest, [0; 4]); // one entry per position
@@ -267,10 +324,14 @@ fn write(slot: &[AtomicU64; 4], words: [u64; 4]) {
     }
 }
 
-/// An entry's fourth word holds, from the top: the generation, proven, the bound, the
-/// side to move and the depth.
+/// An entry's fourth word holds, from the top: the epoch, proven, the bound, the side to
+/// move, the age, the kind of value and the depth.
 fn generation_of(meta: u64) -> u64 {
     meta >> 35
+}
+
+fn age_of(meta: u64) -> u64 {
+    meta >> AGE_SHIFT & AGE_MASK
 }
 
 fn depth_of(meta: u64) -> u32 {
@@ -290,6 +351,7 @@ mod tests {
             bound: Bound::Lower,
             proven: depth % 2 == 0,
             max_side: true,
+            expected: false,
         }
     }
 
@@ -307,7 +369,7 @@ mod tests {
     fn a_bucket_keeps_the_deepest_entry_and_the_newest() {
         let mut t = Table::new(64).unwrap(); // one bucket: every key collides
         let found = |t: &Table, key| {
-            t.probe(key, true)
+            t.probe(key, true, false)
                 .map(|e| (e.depth, e.value, e.best, e.proven))
         };
         t.store(entry(1, 10));
@@ -324,11 +386,18 @@ mod tests {
         t.store(entry(3, 20)); // the same position moves up, and is there once
         assert_eq!(found(&t, 3).map(|e| e.0), Some(20));
         assert_eq!(keys_in_bucket(&t, 3), 1);
+        // A new search keeps the entries, but an earlier search's deepest entry gives way
+        // to any entry of the new one.
         t.new_search();
-        assert_eq!((found(&t, 3), found(&t, 4)), (None, None));
-        // An entry is for the side it was stored for only.
+        assert_eq!(found(&t, 3).map(|e| e.0), Some(20));
+        t.store(entry(6, 1));
+        assert_eq!((found(&t, 3), found(&t, 6).map(|e| e.0)), (None, Some(1)));
+        t.clear();
+        assert_eq!((found(&t, 4), found(&t, 6)), (None, None));
+        // An entry is for the side it was stored for only, and for its kind of value.
         t.store(entry(5, 1));
-        assert!(t.probe(5, true).is_some() && t.probe(5, false).is_none());
+        assert!(t.probe(5, true, false).is_some() && t.probe(5, false, false).is_none());
+        assert!(t.probe(5, true, true).is_none());
         assert!(Table::new(63).is_none());
     }
 
@@ -363,7 +432,9 @@ mod tests {
                 write(&t.bucket(0)[0], mixed);
                 write(&t.bucket(0)[1], [0; 4]);
                 for e in [a, b] {
-                    let hit = t.probe(e.key, true).map(|h| (h.key, h.best, h.depth));
+                    let hit = t
+                        .probe(e.key, true, false)
+                        .map(|h| (h.key, h.best, h.depth));
                     let whole = |w: Entry| (w.key == e.key).then_some((w.key, w.best, w.depth));
                     match mask {
                         0 => assert_eq!(hit, whole(a)),
@@ -387,6 +458,7 @@ mod tests {
             bound: Bound::Exact,
             proven: false,
             max_side: true,
+            expected: false,
         };
         let t = Table::new(64).unwrap();
         let words = |e: Entry| {
@@ -442,7 +514,7 @@ mod tests {
                         let key = (x >> 8) % 64 + 1;
                         if x & 1 == 0 {
                             t.store(entry(key, (key % 50) as u32));
-                        } else if let Some(e) = t.probe(key, true) {
+                        } else if let Some(e) = t.probe(key, true, false) {
                             assert!(consistent(&e), "mixed entry {e:?}");
                             hits.fetch_add(1, Relaxed);
                         }

@@ -10,7 +10,9 @@ pub(crate) const BAND: i64 = 1 << 24;
 /// The largest tie-break: every value of score `s` lies within `s * BAND ± MAX_T`, and a
 /// shift by a ply count (transposition-table storage) stays inside the band.
 pub(crate) const MAX_T: i64 = 1 << 22;
-/// The deepest ply a search may reach.
+/// The deepest ply a search goes to: a position this many plies below the root is scored
+/// if it is over (or at the depth limit), and is an error (`GameError::TooDeep`) if it
+/// would have to be searched further.
 pub(crate) const MAX_PLY: u32 = 1 << 20;
 /// Above every value.
 pub(crate) const INF: i64 = 1 << 60;
@@ -47,7 +49,7 @@ pub(crate) fn at_most(s: i64) -> i64 {
 /// The plies from the root to the end, for a proven win or loss.
 pub(crate) fn plies_to_end(v: i64) -> Option<u32> {
     let t = tie(v).abs();
-    (t > MAX_T - MAX_PLY as i64 && t <= MAX_T).then(|| (MAX_T - t) as u32)
+    (t >= MAX_T - MAX_PLY as i64 && t <= MAX_T).then(|| (MAX_T - t) as u32)
 }
 
 /// A value found at `ply`, made relative to its node for the transposition table.
@@ -58,6 +60,16 @@ pub(crate) fn to_table(v: i64, ply: u32) -> i64 {
 /// A value from the transposition table, made absolute again at `ply`.
 pub(crate) fn from_table(v: i64, ply: u32) -> i64 {
     v - tie(v).signum() * ply as i64
+}
+
+/// A final score or an evaluation must lie strictly inside `i32`, so that it can be
+/// negated and widened without overflow.
+pub(crate) fn check_score(score: i32) -> Result<(), super::GameError> {
+    if score == i32::MIN || score == i32::MAX {
+        Err(super::GameError::ScoreOutOfRange)
+    } else {
+        Ok(())
+    }
 }
 
 #[cfg(test)]

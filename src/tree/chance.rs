@@ -29,7 +29,8 @@ pub struct ChanceSolution {
 
 /// Every node's expected value (MAX's view) by the definition: a leaf's score, the best
 /// child's value for MAX and MIN, the weighted mean of the children's for a chance node
-/// (summed in the children's order). Iterative: any height.
+/// (`Σ w·v / Σ w`, summed in the children's order, so that equal weights over equal values
+/// give that value exactly). Iterative: any height.
 pub fn expected_values(tree: &Tree, max_at_root: bool) -> Vec<f64> {
     let order: Vec<usize> = tree.preorder().collect();
     let is_max = tree.sides(max_at_root);
@@ -42,8 +43,9 @@ pub fn expected_values(tree: &Tree, max_at_root: bool) -> Vec<f64> {
             let total: f64 = kids.iter().map(|&c| tree.weight(c)).sum();
             kids.iter()
                 .filter(|&&c| tree.weight(c) > 0.0)
-                .map(|&c| tree.weight(c) / total * value[c])
+                .map(|&c| tree.weight(c) * value[c])
                 .fold(0.0, |sum, v| sum + v)
+                / total
         } else {
             let vals = kids.iter().map(|&c| value[c]);
             if is_max[node] {

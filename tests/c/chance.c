@@ -131,12 +131,12 @@ static double plain(const tree *t, int node, int depth) {
         double v = plain(t, t->kid[node][i], depth - 1);
         if (t->kind[node] == KCHANCE) {
             if (t->weight[node][i] > 0)
-                sum += t->weight[node][i] / total * v;
+                sum += t->weight[node][i] * v;
         } else if (i == 0 || (t->kind[node] == KMAX ? v > best : v < best)) {
             best = v;
         }
     }
-    return t->kind[node] == KCHANCE ? sum : best;
+    return t->kind[node] == KCHANCE ? sum / total : best;
 }
 
 static mm_game game_of(tree *t) {

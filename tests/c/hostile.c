@@ -33,6 +33,7 @@ static void nulls(void) {
     CHECK(mm_search_options_init(&o) == MM_OK);
     CHECK(mm_game_init(NULL) == MM_ERR_NULL_ARGUMENT);
     CHECK(mm_table_new(1u << 20, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_table_clear(NULL) == MM_ERR_NULL_ARGUMENT);
     mm_table_free(NULL);
     mm_tree_free(NULL);
 

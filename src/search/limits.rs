@@ -1,0 +1,160 @@
+//! What every search family shares: the plan of a search (its options as plain values),
+//! why a search halts, the team of threads, and the watch on the limits and the stop flag.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use super::{GameError, Method, Options};
+
+/// Why a search stopped before its end.
+pub(crate) enum Halt {
+    /// A limit or the stop flag: the last completed iteration stands.
+    Limit,
+    /// The game broke its contract.
+    Game(GameError),
+}
+
+impl From<GameError> for Halt {
+    fn from(e: GameError) -> Self {
+        Halt::Game(e)
+    }
+}
+
+/// What every thread of a search needs to know of the options: plain values, copied.
+#[derive(Clone, Copy)]
+pub(crate) struct Plan {
+    pub method: Method,
+    pub max_depth: u32,
+    pub iterative_deepening: bool,
+    pub node_limit: u64,
+    pub time_limit: Option<Duration>,
+    pub max_at_root: bool,
+    pub refine_distance: bool,
+    /// When the search was called: the time limit and `elapsed` count from here, table
+    /// set-up included.
+    pub start: Instant,
+}
+
+impl Plan {
+    pub(crate) fn new(opts: &Options<'_>) -> Plan {
+        Plan {
+            method: opts.method,
+            max_depth: opts.max_depth,
+            iterative_deepening: opts.iterative_deepening,
+            node_limit: opts.node_limit,
+            time_limit: opts.time_limit,
+            max_at_root: opts.max_at_root,
+            refine_distance: opts.refine_distance,
+            start: Instant::now(),
+        }
+    }
+}
+
+/// What the threads of one search share besides the table.
+#[derive(Default)]
+pub(crate) struct Team {
+    halt: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl Team {
+    /// Adds a thread's new nodes to the count; returns the total.
+    pub(crate) fn add_nodes(&self, n: u64) -> u64 {
+        self.nodes.fetch_add(n, Relaxed) + n
+    }
+    pub(crate) fn halted(&self) -> bool {
+        self.halt.load(Relaxed)
+    }
+    pub(crate) fn halt(&self) {
+        self.halt.store(true, Relaxed);
+    }
+}
+
+/// The most nodes between two looks at the clock and the stop flag.
+const MOST_BETWEEN_LOOKS: u64 = 256;
+
+/// The time aimed for between two looks: fast nodes are looked at every
+/// `MOST_BETWEEN_LOOKS`, slow ones (a game whose callbacks take long) as often as every
+/// node, so that a time limit or the stop flag is noticed within about this long plus one
+/// node's time.
+const LOOK_EVERY: Duration = Duration::from_micros(100);
+
+/// One thread's watch on the limits, the stop flag and its team.
+pub(crate) struct Watch<'a> {
+    pub plan: Plan,
+    stop: Option<&'a AtomicI32>,
+    pub team: Option<&'a Team>,
+    /// Nodes already added to the team's count.
+    synced: u64,
+    /// The node count at which `check` next looks.
+    next_look: u64,
+    /// The node count and the time at the last look.
+    last_nodes: u64,
+    last_time: Instant,
+}
+
+impl<'a> Watch<'a> {
+    pub(crate) fn new(plan: Plan, stop: Option<&'a AtomicI32>, team: Option<&'a Team>) -> Self {
+        Watch {
+            plan,
+            stop,
+            team,
+            synced: 0,
+            next_look: 0,
+            last_nodes: 0,
+            last_time: plan.start,
+        }
+    }
+
+    /// Whether the search must halt at its `nodes`-th node: the first node looks, then
+    /// one node in up to 256 (a comparison on the others), and the node past the limit.
+    #[inline(always)]
+    pub(crate) fn check(&mut self, nodes: u64) -> Result<(), Halt> {
+        if nodes < self.next_look {
+            return Ok(());
+        }
+        self.look(nodes)
+    }
+
+    #[cold]
+    fn look(&mut self, nodes: u64) -> Result<(), Halt> {
+        let limit = self.plan.node_limit;
+        if limit != 0 && nodes > limit {
+            return self.halt();
+        }
+        if let Some(team) = self.team {
+            let total = team.add_nodes(nodes - self.synced);
+            self.synced = nodes;
+            if team.halted() || (limit != 0 && total > limit) {
+                return self.halt();
+            }
+        }
+        let now = Instant::now();
+        let late = self
+            .plan
+            .time_limit
+            .is_some_and(|t| now.duration_since(self.plan.start) >= t);
+        if late || self.stop.is_some_and(|s| s.load(Relaxed) != 0) {
+            return self.halt();
+        }
+        // As many nodes as took about LOOK_EVERY since the last look.
+        let (done, took) = (nodes - self.last_nodes, now.duration_since(self.last_time));
+        let pace = done as u128 * LOOK_EVERY.as_nanos() / took.as_nanos().max(1);
+        let between = (pace as u64).clamp(1, MOST_BETWEEN_LOOKS);
+        (self.last_nodes, self.last_time) = (nodes, now);
+        self.next_look = nodes.saturating_add(between);
+        if limit != 0 {
+            // A limit of u64::MAX is as good as none.
+            self.next_look = self.next_look.min(limit.saturating_add(1));
+        }
+        Ok(())
+    }
+
+    /// Stops this thread, and the others of its team.
+    pub(crate) fn halt(&self) -> Result<(), Halt> {
+        if let Some(team) = self.team {
+            team.halt();
+        }
+        Err(Halt::Limit)
+    }
+}
