@@ -542,7 +542,7 @@ fn fewer_threads_say_why() {
 #[test]
 fn a_lent_table_keeps_its_entries_until_cleared() {
     let mut table = minimax::search::Table::new(1 << 20).unwrap();
-    let mut run = |table: Option<&mut minimax::search::Table>| {
+    let run = |table: Option<&mut minimax::search::Table>| {
         let mut o = Options {
             max_depth: 5,
             table,
