@@ -568,3 +568,41 @@ fn a_lent_table_keeps_its_entries_until_cleared() {
         "cleared: as a new table"
     );
 }
+
+/// The pool's threads named "minimax-search" in this process now.
+fn pool_threads() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .map(|tasks| {
+            tasks
+                .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+                .filter(|name| name.trim() == "minimax-search")
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// 32 callers searching on 8 threads each at once start what they need, and afterwards
+/// at most 64 idle threads stay (86 did before the bound).
+#[cfg(target_os = "linux")]
+#[test]
+fn idle_pool_threads_are_bounded() {
+    let together = std::sync::Barrier::new(32);
+    std::thread::scope(|s| {
+        for _ in 0..32 {
+            s.spawn(|| {
+                together.wait(); // every search at once: each needs 7 helpers
+                let mut o = Options {
+                    max_depth: 3,
+                    threads: 8,
+                    ..Options::default()
+                };
+                search_parallel(&mut Slow(Wide::new()), &mut o).unwrap();
+            });
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while pool_threads() > 64 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(pool_threads() <= 64, "{} pool threads stay", pool_threads());
+}

@@ -176,7 +176,8 @@ pub struct mm_progress {
     pub value: i32,
     pub nodes: u64,
     pub elapsed_us: u64,
-    /// The principal variation, valid during the call only.
+    /// The principal variation, valid during the call only (ending early as
+    /// `mm_search_result.pv_len` says).
     pub pv: *const i64,
     pub pv_len: usize,
     /// `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
@@ -383,6 +384,8 @@ pub struct mm_search_stats {
     pub cutoffs: u64,
     pub table_probes: u64,
     pub table_hits: u64,
+    /// The wall time of the whole call in microseconds, set-up included, on any number
+    /// of threads.
     pub elapsed_us: u64,
 }
 
@@ -405,15 +408,22 @@ pub struct mm_search_result {
     /// `MM_VALUE_INTEGER` (the deterministic methods: read `value`) or
     /// `MM_VALUE_EXPECTED` (the chance methods: read `expected`). Always written.
     pub value_kind: mm_value_kind,
-    /// For a proven value, the plies to the end; -1 otherwise (and in a chance search,
-    /// whose expectation has no single distance).
+    /// For a proven value, the plies to the end along the principal variation; -1 when
+    /// the value is not proven, in a chance search (whose expectation has no single
+    /// distance), and when the distance was not sought: an exact solve with
+    /// `refine_distance` false whose score is not a distance itself (`proven` is then
+    /// still 1: the value is the game's).
     pub plies_to_end: i32,
-    /// The depth of the last completed iteration.
+    /// The depth of the last completed iteration; for a search without iterative
+    /// deepening to an unlimited depth, the deepest ply it reached.
     pub depth: u32,
-    /// The principal variation's full length; the first `min(pv_len, pv_cap)` moves are
-    /// written to the caller's buffer.
+    /// The principal variation's length; the first `min(pv_len, pv_cap)` moves are
+    /// written to the caller's buffer. It ends early where the rest was not searched in
+    /// the last iteration: at a position the transposition table or the game's equal
+    /// bounds settled, and, for an exact solve with `refine_distance` false, after the
+    /// first move. With threads, it is the line of the thread that answered.
     pub pv_len: usize,
-    /// Summed over the threads.
+    /// Nodes and the other counts summed over the threads; `elapsed_us` is wall time.
     pub stats: mm_search_stats,
     /// How many threads searched.
     pub threads_used: u32,

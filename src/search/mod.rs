@@ -206,8 +206,9 @@ pub struct Options<'a> {
     /// The transposition table's size; 0 turns it off (so does a game without `hash`, and
     /// memory that cannot be had: the search then runs without one).
     pub table_bytes: usize,
-    /// A table to use instead of allocating one of `table_bytes` (cleared for this search
-    /// in constant time): reuse one across many searches.
+    /// A table to use instead of allocating one of `table_bytes`: reuse one across many
+    /// searches. It keeps its entries from one search to the next (a program playing a
+    /// game finds the previous move's work); [`Table::clear`] forgets them.
     pub table: Option<&'a mut Table>,
     /// Stop after this many nodes (0: no limit).
     pub node_limit: u64,
@@ -256,6 +257,7 @@ pub struct SearchStats {
     pub cutoffs: u64,
     pub table_probes: u64,
     pub table_hits: u64,
+    /// The wall time of the whole call, set-up included, on any number of threads.
     pub elapsed: Duration,
 }
 
@@ -266,7 +268,7 @@ pub struct SearchResult {
     /// if the root is a chance node: there is nothing to choose).
     pub best_move: Option<Move>,
     /// The value from MAX's point of view (a chance search's expected value, rounded to
-    /// the nearest integer).
+    /// the nearest integer, halves away from zero: -0.5 is -1).
     pub value: i32,
     /// Which kind of value the search found: `None` for the deterministic methods, whose
     /// value is the integer `value`; for the chance methods, the expected score in MAX's
@@ -277,15 +279,22 @@ pub struct SearchResult {
     /// Whether the value is the game's true value, every line reaching a final position
     /// (in a chance search: every outcome of non-zero weight too).
     pub proven: bool,
-    /// For a proven value, the plies to the end along the principal variation (`None` in
-    /// a chance search: an expectation over many lines has no single distance).
+    /// For a proven value, the plies to the end along the principal variation. `None`
+    /// when not proven, in a chance search (an expectation over many lines has no single
+    /// distance), and when the distance was not sought (an exact solve with
+    /// `refine_distance` false whose score is not a distance itself; `proven` is then
+    /// still true).
     pub plies_to_end: Option<u32>,
-    /// The depth of the last completed iteration.
+    /// The depth of the last completed iteration; for a search without iterative
+    /// deepening to an unlimited depth, the deepest ply it reached.
     pub depth: u32,
     /// The principal variation, `best_move` first. In a chance search a chance step shows
-    /// as [`ANY_OUTCOME`], and the line goes on below its most likely outcome.
+    /// as [`ANY_OUTCOME`], and the line goes on below its most likely outcome. It ends
+    /// early where the rest was not searched in the last iteration: at a position the
+    /// table or the game's equal bounds settled, and, for an exact solve with
+    /// `refine_distance` false, after the first move.
     pub pv: Vec<Move>,
-    /// Summed over the threads.
+    /// Counts summed over the threads; `elapsed` is the call's wall time.
     pub stats: SearchStats,
     /// How many threads searched.
     pub threads: usize,
