@@ -270,7 +270,15 @@ typedef struct mm_tree mm_tree;
  * mutable data without synchronising it.
  *
  * A callback must return normally: `longjmp` out of it, or a C++ exception through it,
- * skips the library's frames, which is undefined behaviour.
+ * skips the library's frames, which is undefined behaviour (do not; catch a C++
+ * exception inside the callback and report it through the context, then stop the search
+ * with the `stop` flag).
+ *
+ * The transposition table trusts `hash`: two positions with the same 64-bit hash are
+ * taken for one, and a search may then take one's value for the other's, also in a
+ * `proven` result. With a well-mixed hash (Zobrist's) that is about as likely as a
+ * collision of random 64-bit numbers among the positions searched; a game that needs
+ * certainty searches without a table (`table_bytes` 0, or no `hash`).
  */
 typedef struct mm_game {
   /**
@@ -368,7 +376,8 @@ typedef struct mm_progress {
   uint64_t nodes;
   uint64_t elapsed_us;
   /**
-   * The principal variation, valid during the call only.
+   * The principal variation, valid during the call only (ending early as
+   * `mm_search_result.pv_len` says).
    */
   const int64_t *pv;
   size_t pv_len;
@@ -475,6 +484,10 @@ typedef struct mm_search_stats {
   uint64_t cutoffs;
   uint64_t table_probes;
   uint64_t table_hits;
+  /**
+   * The wall time of the whole call in microseconds, set-up included, on any number
+   * of threads.
+   */
   uint64_t elapsed_us;
 } mm_search_stats;
 
@@ -510,21 +523,28 @@ typedef struct mm_search_result {
    */
   mm_value_kind value_kind;
   /**
-   * For a proven value, the plies to the end; -1 otherwise (and in a chance search,
-   * whose expectation has no single distance).
+   * For a proven value, the plies to the end along the principal variation; -1 when
+   * the value is not proven, in a chance search (whose expectation has no single
+   * distance), and when the distance was not sought: an exact solve with
+   * `refine_distance` false whose score is not a distance itself (`proven` is then
+   * still 1: the value is the game's).
    */
   int32_t plies_to_end;
   /**
-   * The depth of the last completed iteration.
+   * The depth of the last completed iteration; for a search without iterative
+   * deepening to an unlimited depth, the deepest ply it reached.
    */
   uint32_t depth;
   /**
-   * The principal variation's full length; the first `min(pv_len, pv_cap)` moves are
-   * written to the caller's buffer.
+   * The principal variation's length; the first `min(pv_len, pv_cap)` moves are
+   * written to the caller's buffer. It ends early where the rest was not searched in
+   * the last iteration: at a position the transposition table or the game's equal
+   * bounds settled, and, for an exact solve with `refine_distance` false, after the
+   * first move. With threads, it is the line of the thread that answered.
    */
   size_t pv_len;
   /**
-   * Summed over the threads.
+   * Nodes and the other counts summed over the threads; `elapsed_us` is wall time.
    */
   struct mm_search_stats stats;
   /**

@@ -606,3 +606,33 @@ fn idle_pool_threads_are_bounded() {
     }
     assert!(pool_threads() <= 64, "{} pool threads stay", pool_threads());
 }
+
+/// A `GameError` says what went wrong, and `?` carries it into a `Box<dyn Error>`.
+#[test]
+fn game_errors_are_errors() {
+    fn run() -> Result<(), Box<dyn std::error::Error>> {
+        let mut g = Line {
+            len: MAX_PLIES + 1,
+            at: 0,
+            chance: false,
+        };
+        search(
+            &mut g,
+            &mut Options {
+                iterative_deepening: false,
+                table_bytes: 0,
+                ..Options::default()
+            },
+        )?;
+        Ok(())
+    }
+    let e = run().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the game has a line longer than MAX_PLIES plies"
+    );
+    assert_eq!(
+        GameError::NoBounds.to_string(),
+        "Star1 and Star2 need the game's score bounds"
+    );
+}

@@ -24,7 +24,15 @@ use crate::search::{self, Fork, Game, GameError, Method, Move, Options, Progress
 /// mutable data without synchronising it.
 ///
 /// A callback must return normally: `longjmp` out of it, or a C++ exception through it,
-/// skips the library's frames, which is undefined behaviour.
+/// skips the library's frames, which is undefined behaviour (do not; catch a C++
+/// exception inside the callback and report it through the context, then stop the search
+/// with the `stop` flag).
+///
+/// The transposition table trusts `hash`: two positions with the same 64-bit hash are
+/// taken for one, and a search may then take one's value for the other's, also in a
+/// `proven` result. With a well-mixed hash (Zobrist's) that is about as likely as a
+/// collision of random 64-bit numbers among the positions searched; a game that needs
+/// certainty searches without a table (`table_bytes` 0, or no `hash`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mm_game {

@@ -154,6 +154,27 @@ pub enum GameError {
     NoBounds,
 }
 
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GameError::TooManyMoves => "the game listed more moves than the room it was given",
+            GameError::NegativeMoveCount => "the game gave a negative move count",
+            GameError::ScoreOutOfRange => "the game gave a score of i32::MIN or i32::MAX",
+            GameError::NoMovesNotOver => "a position has no moves but the game is not over",
+            GameError::BadBounds => "the game's score bounds are reversed or do not hold",
+            GameError::TooDeep => "the game has a line longer than MAX_PLIES plies",
+            GameError::NoOutcomes => "a chance node listed no outcomes",
+            GameError::BadWeight => "a chance node gave a negative, NaN or infinite weight",
+            GameError::ZeroWeights => "a chance node's weights sum to zero",
+            GameError::ChanceNode => "a deterministic method met a chance node",
+            GameError::NoBounds => "Star1 and Star2 need the game's score bounds",
+        })
+    }
+}
+
+/// A `GameError` is an error like any other: `?` turns it into a `Box<dyn Error>`.
+impl std::error::Error for GameError {}
+
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
