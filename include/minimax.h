@@ -105,7 +105,8 @@ typedef enum mm_status {
    */
   MM_ERR_TOO_MANY_LEAVES = 11,
   /**
-   * The algorithm was not one of the `MM_ALGORITHM_*` values.
+   * The algorithm was not one of the `MM_ALGORITHM_*` values (the tree functions), or
+   * the search method not one of the `MM_SEARCH_*` values (`mm_search`).
    */
   MM_ERR_UNKNOWN_ALGORITHM = 12,
   /**

@@ -36,7 +36,8 @@ pub enum mm_status {
     MM_ERR_LEAF_COUNT_NOT_A_POWER = 10,
     /// The leaf count was larger than any array in memory can be.
     MM_ERR_TOO_MANY_LEAVES = 11,
-    /// The algorithm was not one of the `MM_ALGORITHM_*` values.
+    /// The algorithm was not one of the `MM_ALGORITHM_*` values (the tree functions), or
+    /// the search method not one of the `MM_SEARCH_*` values (`mm_search`).
     MM_ERR_UNKNOWN_ALGORITHM = 12,
     /// The tree text has a `)` without its `(`, or a `(` never closed.
     MM_ERR_PARSE_UNBALANCED = 13,
@@ -181,7 +182,9 @@ impl mm_status {
                 c"the leaf count is not a power of the branching factor"
             }
             MM_ERR_TOO_MANY_LEAVES => c"the leaf count is larger than any array can be",
-            MM_ERR_UNKNOWN_ALGORITHM => c"the algorithm is not one of the MM_ALGORITHM_* values",
+            MM_ERR_UNKNOWN_ALGORITHM => {
+                c"the algorithm is not an MM_ALGORITHM_* value (trees) or an MM_SEARCH_* method (mm_search)"
+            },
             MM_ERR_PARSE_UNBALANCED => c"the tree text has unbalanced parentheses",
             MM_ERR_PARSE_EMPTY_LIST => c"the tree text has an empty list '()'",
             MM_ERR_PARSE_BAD_TOKEN => {
