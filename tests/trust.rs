@@ -227,11 +227,25 @@ fn a_panic_on_the_callers_thread_waits_for_the_helpers() {
 struct Wide {
     /// The hash of each position on the path from the root.
     path: Vec<u64>,
+    /// Whether the game gives its hash to the engine.
+    hashed: bool,
+    /// Whether listing the moves takes 1 ms (a slow game).
+    slow: bool,
 }
 
 impl Wide {
     fn new() -> Wide {
-        Wide { path: vec![1] }
+        Wide {
+            path: vec![1],
+            hashed: true,
+            slow: false,
+        }
+    }
+    fn slow() -> Wide {
+        Wide {
+            slow: true,
+            ..Wide::new()
+        }
     }
     fn here(&self) -> u64 {
         *self.path.last().unwrap()
@@ -240,6 +254,9 @@ impl Wide {
 
 impl Game for Wide {
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        if self.slow {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         out.extend(0..6);
         Ok(())
     }
@@ -257,7 +274,7 @@ impl Game for Wide {
         (self.here() % 7) as i32 - 3
     }
     fn hash(&mut self) -> Option<u64> {
-        Some(self.here())
+        self.hashed.then(|| self.here())
     }
 }
 
@@ -283,37 +300,13 @@ fn a_preset_stop_flag_stops_every_thread() {
     }
 }
 
-/// A game whose nodes are slow (1 ms each): a time limit holds within about a node's time
-/// on every thread (checks every 256 nodes let it run on for a quarter of a second).
-#[derive(Clone)]
-struct Slow(Wide);
-
-impl Game for Slow {
-    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        std::thread::sleep(Duration::from_millis(1));
-        self.0.moves(out)
-    }
-    fn play(&mut self, m: Move) {
-        self.0.play(m)
-    }
-    fn undo(&mut self, m: Move) {
-        self.0.undo(m)
-    }
-    fn outcome(&mut self) -> Option<i32> {
-        self.0.outcome()
-    }
-    fn evaluate(&mut self) -> i32 {
-        self.0.evaluate()
-    }
-    fn hash(&mut self) -> Option<u64> {
-        self.0.hash()
-    }
-}
-
+/// A time limit holds within about a node's time on every thread, for a game whose
+/// nodes are slow (1 ms each): checks every 256 nodes let it run on for a quarter of a
+/// second.
 #[test]
 fn a_time_limit_holds_on_slow_games_on_every_thread() {
     for threads in [1, 2] {
-        let mut g = Slow(Wide::new());
+        let mut g = Wide::slow();
         let limit = Duration::from_millis(30);
         let mut o = Options {
             threads,
@@ -482,25 +475,6 @@ fn a_chance_search_takes_any_i32() {
 /// Asked for threads, a search that runs on one says why.
 #[test]
 fn fewer_threads_say_why() {
-    #[derive(Clone)]
-    struct NoHash(Wide);
-    impl Game for NoHash {
-        fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-            self.0.moves(out)
-        }
-        fn play(&mut self, m: Move) {
-            self.0.play(m)
-        }
-        fn undo(&mut self, m: Move) {
-            self.0.undo(m)
-        }
-        fn outcome(&mut self) -> Option<i32> {
-            self.0.outcome()
-        }
-        fn evaluate(&mut self) -> i32 {
-            self.0.evaluate()
-        }
-    }
     let opts = |method, table_bytes| Options {
         method,
         max_depth: 3,
@@ -524,7 +498,11 @@ fn fewer_threads_say_why() {
         let r = search_parallel(&mut wide(), &mut opts(method, bytes)).unwrap();
         assert_eq!(why(r), (1, Some(want)), "{method:?}");
     }
-    let r = search_parallel(&mut NoHash(wide()), &mut opts(Method::AlphaBeta, 1 << 20)).unwrap();
+    let mut no_hash = Wide {
+        hashed: false,
+        ..wide()
+    };
+    let r = search_parallel(&mut no_hash, &mut opts(Method::AlphaBeta, 1 << 20)).unwrap();
     assert_eq!(why(r), (1, Some(FewerThreads::NoHash)));
     let r = search_parallel(&mut wide(), &mut opts(Method::AlphaBeta, 1 << 20)).unwrap();
     assert_eq!(why(r), (2, None));
@@ -596,7 +574,7 @@ fn idle_pool_threads_are_bounded() {
                     threads: 8,
                     ..Options::default()
                 };
-                search_parallel(&mut Slow(Wide::new()), &mut o).unwrap();
+                search_parallel(&mut Wide::slow(), &mut o).unwrap();
             });
         }
     });

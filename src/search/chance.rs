@@ -18,7 +18,9 @@ use super::pv::Lines;
 use super::stack;
 use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
 use super::value::MAX_PLY;
-use super::{Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats};
+use super::{
+    Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats, first_move,
+};
 
 /// The principal variation's entry for a chance step: the outcome is not chosen.
 pub const ANY_OUTCOME: Move = i64::MIN + 1;
@@ -154,15 +156,9 @@ impl<G: Game> Chance<'_, G> {
             // Stopped before any iteration finished: still answer with a legal move (none
             // at a chance root), and still hold the game to its contract there.
             if self.game.is_chance() {
-                let mut draws = Vec::new();
-                self.list_draws(&mut draws).map_err(|h| match h {
-                    Halt::Game(e) => e,
-                    Halt::Limit => unreachable!("listing outcomes checks no limit"),
-                })?;
+                self.list_draws(&mut Vec::new())?;
             } else {
-                let mut moves = Vec::new();
-                self.game.moves(&mut moves)?;
-                let first = *moves.first().ok_or(GameError::NoMovesNotOver)?;
+                let first = first_move(self.game)?;
                 result.best_move = Some(first);
                 result.pv = vec![first];
             }
@@ -387,6 +383,7 @@ impl<G: Game> Chance<'_, G> {
         let mut draws = std::mem::take(&mut self.draws[p]);
         let value = self
             .list_draws(&mut draws)
+            .map_err(Halt::from)
             .and_then(|()| match self.plan.method {
                 Method::Star2 => {
                     match self.probe_all(&mut draws, depth, ply, max_side, alpha, beta)? {
@@ -409,21 +406,21 @@ impl<G: Game> Chance<'_, G> {
     }
 
     /// The game's outcomes as draws with probabilities, leaving out those of weight 0.
-    fn list_draws(&mut self, draws: &mut Vec<Draw>) -> Result<(), Halt> {
+    fn list_draws(&mut self, draws: &mut Vec<Draw>) -> Result<(), GameError> {
         self.listed.clear();
         self.game.outcomes(&mut self.listed)?;
         if self.listed.is_empty() {
-            return Err(GameError::NoOutcomes.into());
+            return Err(GameError::NoOutcomes);
         }
         if self.listed.iter().any(|&(_, w)| !w.is_finite() || w < 0.0) {
-            return Err(GameError::BadWeight.into());
+            return Err(GameError::BadWeight);
         }
         let total: f64 = self.listed.iter().map(|&(_, w)| w).sum();
         if !total.is_finite() {
-            return Err(GameError::BadWeight.into());
+            return Err(GameError::BadWeight);
         }
         if total == 0.0 {
-            return Err(GameError::ZeroWeights.into());
+            return Err(GameError::ZeroWeights);
         }
         draws.clear();
         draws.extend(

@@ -12,7 +12,9 @@ use super::pv::Lines;
 use super::stack;
 use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
 use super::value::{self, INF, MAX_PLY, check_score};
-use super::{Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats};
+use super::{
+    Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats, first_move,
+};
 
 /// A node's best value and move so far, and its raised alpha.
 struct Best {
@@ -31,13 +33,11 @@ pub(crate) struct Outcome {
 struct Engine<'a, G: Game> {
     game: &'a mut G,
     plan: Plan,
-    /// The limits, the stop flag and the team of a parallel search (`team` is `None` on
-    /// one thread).
+    /// The limits, the stop flag and the team of a parallel search (`watch.team`).
     watch: Watch<'a>,
     /// The caller's progress callback: the first thread's only.
     progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
     table: Option<&'a Table>,
-    team: Option<&'a Team>,
     stats: SearchStats,
     /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
     horizon: u64,
@@ -94,7 +94,6 @@ pub(crate) fn run_thread<'a, G: Game>(
         watch: Watch::new(plan, stop, team),
         progress,
         table,
-        team,
         stats: SearchStats::default(),
         horizon: 0,
         height: 0,
@@ -195,9 +194,7 @@ impl<G: Game> Engine<'_, G> {
         if result.best_move.is_none() {
             // Stopped before any iteration finished: still answer with a legal move, and
             // still hold the game to its contract.
-            let mut moves = Vec::new();
-            self.game.moves(&mut moves)?;
-            let first = *moves.first().ok_or(GameError::NoMovesNotOver)?;
+            let first = first_move(self.game)?;
             result.best_move = Some(first);
             result.pv = vec![first];
         }
@@ -482,7 +479,7 @@ impl<G: Game> Engine<'_, G> {
             mv: NO_MOVE,
             alpha,
         };
-        let share = self.team.is_some() && parallel::shares(depth, ply);
+        let share = self.watch.team.is_some() && parallel::shares(depth, ply);
         if !share {
             for (i, &mv) in moves.iter().enumerate() {
                 let v = self.search_move(mv, i, None, depth, ply, max_side, best.alpha, beta)?;
@@ -552,7 +549,7 @@ impl<G: Game> Engine<'_, G> {
     ) -> Result<Option<i64>, Halt> {
         self.game.play(mv);
         let mut claim = None;
-        if self.team.is_some() && parallel::shares(depth, ply) {
+        if self.watch.team.is_some() && parallel::shares(depth, ply) {
             let key = self.game.hash();
             if let (Some(defer), Some(k)) = (defer, key) {
                 if parallel::is_busy(k) {

@@ -81,8 +81,12 @@ const LOOK_EVERY: Duration = Duration::from_micros(100);
 
 /// One thread's watch on the limits, the stop flag and its team.
 pub(crate) struct Watch<'a> {
-    pub plan: Plan,
+    /// The plan's limits: nodes (0: none), time, and when the search started.
+    node_limit: u64,
+    time_limit: Option<Duration>,
+    start: Instant,
     stop: Option<&'a AtomicI32>,
+    /// The threads of a parallel search; `None` on one thread.
     pub team: Option<&'a Team>,
     /// Nodes already added to the team's count.
     synced: u64,
@@ -96,7 +100,9 @@ pub(crate) struct Watch<'a> {
 impl<'a> Watch<'a> {
     pub(crate) fn new(plan: Plan, stop: Option<&'a AtomicI32>, team: Option<&'a Team>) -> Self {
         Watch {
-            plan,
+            node_limit: plan.node_limit,
+            time_limit: plan.time_limit,
+            start: plan.start,
             stop,
             team,
             synced: 0,
@@ -118,7 +124,7 @@ impl<'a> Watch<'a> {
 
     #[cold]
     fn look(&mut self, nodes: u64) -> Result<(), Halt> {
-        let limit = self.plan.node_limit;
+        let limit = self.node_limit;
         if limit != 0 && nodes > limit {
             return self.halt();
         }
@@ -131,9 +137,8 @@ impl<'a> Watch<'a> {
         }
         let now = Instant::now();
         let late = self
-            .plan
             .time_limit
-            .is_some_and(|t| now.duration_since(self.plan.start) >= t);
+            .is_some_and(|t| now.duration_since(self.start) >= t);
         if late || self.stop.is_some_and(|s| s.load(Relaxed) != 0) {
             return self.halt();
         }

@@ -75,6 +75,15 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
     Ok(result)
 }
 
+/// The first legal move, the answer of a search stopped before any iteration finished:
+/// still a legal move, and the game still held to its contract (no moves and not over is
+/// an error).
+pub(crate) fn first_move<G: Game>(game: &mut G) -> Result<Move, GameError> {
+    let mut moves = Vec::new();
+    game.moves(&mut moves)?;
+    moves.first().copied().ok_or(GameError::NoMovesNotOver)
+}
+
 /// A move: any integer the game chooses.
 pub type Move = i64;
 
