@@ -33,7 +33,7 @@ all: examples
 # Cargo decides whether anything changed; the soname link lets the examples start.
 lib: FORCE
 	$(CARGO) build --release
-	ln -sf libminimax.so $(LIBDIR)/libminimax.so.0
+	ln -sf libminimax.so $(LIBDIR)/$(SONAME)
 
 $(BUILD):
 	mkdir -p $@
@@ -136,8 +136,11 @@ libdir     ?= $(PREFIX)/lib
 includedir ?= $(PREFIX)/include
 pcdir      ?= $(libdir)/pkgconfig
 VERSION    := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-MAJOR      := $(firstword $(subst ., ,$(VERSION)))
-SONAME     := libminimax.so.$(MAJOR)
+MAJOR      := $(word 1,$(subst ., ,$(VERSION)))
+MINOR      := $(word 2,$(subst ., ,$(VERSION)))
+# As build.rs sets it: while 0.x each minor version is its own ABI (libminimax.so.0.4),
+# from 1.0 on the major version alone.
+SONAME     := libminimax.so.$(if $(filter 0,$(MAJOR)),0.$(MINOR),$(MAJOR))
 # What a program linking libminimax.a needs besides it, as rustc reports for a static
 # library of this target (our only dependency, libc, adds nothing to the list).
 NATIVE_STATIC_LIBS = $(shell echo '' | rustc --crate-type staticlib --crate-name native_probe \

@@ -1,35 +1,42 @@
-//! Gives the shared library its soname and generates the C header into OUT_DIR.
-//! `tests/header.rs` compares that header with the committed `include/minimax.h`.
+//! Gives the shared library its soname and, with the `capi` feature (the C face: cargo-c
+//! and `make lib` build with it), generates the C header into OUT_DIR. Without the
+//! feature, cbindgen is not built at all: a Rust crate that depends on this one gets none
+//! of it. `tests/header.rs` compares the committed `include/minimax.h` with the same
+//! recipe (`header.rs`), run from a dev-dependency.
 
 use std::env;
-use std::path::PathBuf;
+
+#[cfg(feature = "capi")]
+#[path = "header.rs"]
+mod header;
 
 fn main() {
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=header.rs");
     let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
+    let minor = env::var("CARGO_PKG_VERSION_MINOR").unwrap();
+    // While the version is 0.x, each minor version is its own ABI (cargo-c's convention):
+    // libminimax.so.0.4; from 1.0 on, the major version alone.
+    let soname = if major == "0" {
+        format!("libminimax.so.0.{minor}")
+    } else {
+        format!("libminimax.so.{major}")
+    };
     if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libminimax.so.{major}");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
     }
-
+    // The tests link programs to the library by this name.
+    println!("cargo:rustc-env=MM_SONAME={soname}");
     // The tests compile the C examples with the `cc` crate, which needs the target triple.
     println!("cargo:rustc-env=MM_TARGET={}", env::var("TARGET").unwrap());
 
-    let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let mut config =
-        cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml");
-    let version = env::var("CARGO_PKG_VERSION").unwrap();
-    config.after_includes = Some(format!(
-        "\n#define MM_VERSION_MAJOR {major}\n#define MM_VERSION_MINOR {}\n#define MM_VERSION_PATCH {}\n\
-         #define MM_VERSION_STRING \"{version}\"",
-        env::var("CARGO_PKG_VERSION_MINOR").unwrap(),
-        env::var("CARGO_PKG_VERSION_PATCH").unwrap(),
-    ));
-    let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("minimax.h");
-    cbindgen::Builder::new()
-        .with_crate(&crate_dir)
-        .with_config(config)
-        .generate()
-        .expect("cbindgen could not generate the header")
-        .write_to_file(out);
+    #[cfg(feature = "capi")]
+    {
+        let crate_dir = std::path::PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+        let patch = env::var("CARGO_PKG_VERSION_PATCH").unwrap();
+        let text = header::generate(&crate_dir, &major, &minor, &patch);
+        let out = std::path::PathBuf::from(env::var("OUT_DIR").unwrap()).join("minimax.h");
+        std::fs::write(out, text).expect("OUT_DIR is writable");
+    }
 }

@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 #define MM_VERSION_MAJOR 0
-#define MM_VERSION_MINOR 3
+#define MM_VERSION_MINOR 4
 #define MM_VERSION_PATCH 0
-#define MM_VERSION_STRING "0.3.0"
+#define MM_VERSION_STRING "0.4.0"
 
 /**
  * A principal variation's entry for a chance step (the outcome is not chosen):
@@ -35,7 +35,7 @@
 #define MM_MAX_PLIES (1 << 20)
 
 /**
- * The most `threads` a search takes; more gets `MM_ERR_BAD_OPTIONS`.
+ * The most `threads` a search takes; more gets `MM_ERR_TOO_MANY_THREADS`.
  */
 #define MM_MAX_THREADS 256
 
@@ -184,7 +184,9 @@ typedef enum mm_status {
    */
   MM_ERR_GAME_TOO_DEEP = 30,
   /**
-   * The options are not valid: `struct_size` too small (use `mm_search_options_init`), or `max_moves` 0.
+   * The search options are not valid: `max_moves` is 0. (A `struct_size` this library
+   * does not know is `MM_ERR_BAD_STRUCT_SIZE`, too many threads
+   * `MM_ERR_TOO_MANY_THREADS`.)
    */
   MM_ERR_BAD_OPTIONS = 31,
   /**
@@ -207,8 +209,7 @@ typedef enum mm_status {
    */
   MM_ERR_GAME_NO_OUTCOMES = 35,
   /**
-   * A chance node of the game gave a weight that is negative, NaN or infinite (or
-   * weights whose sum overflows).
+   * A chance node of the game gave a weight that is negative, NaN or infinite.
    */
   MM_ERR_GAME_BAD_WEIGHT = 36,
   /**
@@ -243,6 +244,33 @@ typedef enum mm_status {
    * `mm_expectimax_leaves` and `mm_tree_expectimax`.
    */
   MM_ERR_CHANCE_ALGORITHM = 42,
+  /**
+   * `mm_table_new` was asked for fewer than 64 bytes, less than one bucket of entries.
+   */
+  MM_ERR_TABLE_TOO_SMALL = 43,
+  /**
+   * `mm_search_options.threads` was above `MM_MAX_THREADS`.
+   */
+  MM_ERR_TOO_MANY_THREADS = 44,
+  /**
+   * The game sets `copy_context` but not `free_context`: a copy made for another
+   * thread could never be freed.
+   */
+  MM_ERR_COPY_WITHOUT_FREE = 45,
+  /**
+   * The game sets `is_chance` but not `outcomes`: a chance node's draws could not be
+   * listed.
+   */
+  MM_ERR_CHANCE_WITHOUT_OUTCOMES = 46,
+  /**
+   * A chance node of the game gave weights that are each finite but whose sum
+   * overflows a double.
+   */
+  MM_ERR_GAME_WEIGHT_SUM_OVERFLOW = 47,
+  /**
+   * The game's `score_view` is not one of the `MM_SCORES_*` values.
+   */
+  MM_ERR_UNKNOWN_SCORE_VIEW = 48,
 } mm_status;
 
 /**
@@ -256,6 +284,11 @@ typedef struct mm_table mm_table;
  * root); parsed trees are numbered in preorder.
  */
 typedef struct mm_tree mm_tree;
+
+/**
+ * Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
+ */
+typedef uint32_t mm_score_view;
 
 /**
  * A game, as callbacks that all receive `context` first. Fill it with `mm_game_init`,
@@ -330,12 +363,12 @@ typedef struct mm_game {
    * Optional, needed for `threads` other than 1: returns a new context holding a copy of
    * the position in `context` (called at the start of a search, in its root position),
    * or NULL if it cannot (that thread then does not run). Without it a search runs
-   * on one thread, and says so in `threads_used`.
+   * on one thread, and says so in `threads_used` and `fewer_threads`.
    */
   void *(*copy_context)(void *context);
   /**
    * Frees a context made by `copy_context`, when the search ends. Required with
-   * `copy_context`.
+   * `copy_context` (else `MM_ERR_COPY_WITHOUT_FREE`).
    */
   void (*free_context)(void *copy);
   /**
@@ -346,13 +379,21 @@ typedef struct mm_game {
    */
   bool (*is_chance)(void *context);
   /**
-   * Required with `is_chance`: at a chance node, writes the outcomes into `outcomes`
+   * Required with `is_chance` (else `MM_ERR_CHANCE_WITHOUT_OUTCOMES`): at a chance node, writes the outcomes into `outcomes`
    * and their weights into `weights` (room for `capacity` of each) and returns how
    * many there are. Weights are finite and non-negative with a positive sum; an
    * outcome's probability is its weight over the sum, and an outcome of weight 0 is
    * never played. Outcomes are played and undone with `play` and `undo`, like moves.
    */
   int (*outcomes)(void *context, int64_t *outcomes, double *weights, size_t capacity);
+  /**
+   * Whose point of view `outcome`, `evaluate` and `bounds` take: `MM_SCORES_MAX_VIEW`
+   * (0, the default: MAX's, as in the textbook) or `MM_SCORES_SIDE_TO_MOVE` (the side
+   * to move's, as negamax games score; at MIN's turn the engine negates the score,
+   * so `INT_MIN` is refused there). Results and progress stay in MAX's view. Another
+   * value is `MM_ERR_UNKNOWN_SCORE_VIEW`.
+   */
+  mm_score_view score_view;
 } mm_game;
 
 /**
@@ -432,8 +473,10 @@ typedef struct mm_search_options {
    */
   const int *stop;
   /**
-   * If not NULL, called after each completed iteration, on the calling thread; like
-   * the game's callbacks it must return normally (no `longjmp` out of it).
+   * If not NULL, called after each completed iteration, on the calling thread: each
+   * depth once, in order (with threads, also the depths another thread completed
+   * first, reported when the calling thread next can), the last being the answer's.
+   * Like the game's callbacks it must return normally (no `longjmp` out of it).
    */
   void (*progress)(void *context, const struct mm_progress *report);
   /**
@@ -463,10 +506,11 @@ typedef struct mm_search_options {
   struct mm_table *table;
   /**
    * Threads to search with (default 1: deterministic). 0 is one per available core;
-   * more than `MM_MAX_THREADS` gets `MM_ERR_BAD_OPTIONS`.
-   * More than one needs the game's `copy_context`; without it, or for
-   * `MM_SEARCH_MINIMAX`, or without a table (`hash` NULL or `table_bytes` 0), the
-   * search runs on one thread. An exact solve gives the same value on any number of
+   * more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`.
+   * More than one needs the game's `copy_context`; without it, for
+   * `MM_SEARCH_MINIMAX` or a chance method, or without a table (`hash` NULL or
+   * `table_bytes` 0), the search runs on one thread, and the result's
+   * `fewer_threads` says why. An exact solve gives the same value on any number of
    * threads and an optimal move (maybe another of the optimal moves); a completed
    * depth-limited iteration gives the same value as one thread at that depth.
    */
@@ -491,6 +535,12 @@ typedef struct mm_search_stats {
    */
   uint64_t elapsed_us;
 } mm_search_stats;
+
+/**
+ * Why a search ran on fewer threads than `threads` asked for: one of the
+ * `MM_FEWER_THREADS_*` values, in `mm_search_result.fewer_threads`.
+ */
+typedef uint32_t mm_fewer_threads;
 
 /**
  * The answer of `mm_search`.
@@ -552,6 +602,12 @@ typedef struct mm_search_result {
    * How many threads searched.
    */
   uint32_t threads_used;
+  /**
+   * Why fewer threads searched than `threads` asked for: one of the
+   * `MM_FEWER_THREADS_*` reasons, `MM_FEWER_THREADS_NONE` when as many did. (It lies
+   * in what was padding in 0.2.0's layout, so every caller's struct has it.)
+   */
+  mm_fewer_threads fewer_threads;
   /**
    * When `value_kind` is `MM_VALUE_EXPECTED`: the expected score, MAX's view. Not
    * written for `MM_VALUE_INTEGER`, so that results of the 0.2.0 layout (which ends
@@ -699,6 +755,16 @@ typedef struct mm_tree_solution {
 } mm_tree_solution;
 
 /**
+ * Scores are MAX's view, whoever is to move (the default).
+ */
+#define MM_SCORES_MAX_VIEW 0
+
+/**
+ * Scores are the side to move's view (negamax): high is good for the side to move.
+ */
+#define MM_SCORES_SIDE_TO_MOVE 1
+
+/**
  * Plain minimax: prunes nothing, no table; the teaching reference.
  */
 #define MM_SEARCH_MINIMAX 0
@@ -735,6 +801,41 @@ typedef struct mm_tree_solution {
  * a chance node early. Needs bounds as Star1 does.
  */
 #define MM_SEARCH_STAR2 6
+
+/**
+ * As many threads searched as were asked for (or one was asked for).
+ */
+#define MM_FEWER_THREADS_NONE 0
+
+/**
+ * `MM_SEARCH_MINIMAX` shares nothing between threads: it runs on one.
+ */
+#define MM_FEWER_THREADS_MINIMAX 1
+
+/**
+ * The chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`) run on one thread.
+ */
+#define MM_FEWER_THREADS_CHANCE_METHOD 2
+
+/**
+ * The game has no `hash`, and threads share their work through the table.
+ */
+#define MM_FEWER_THREADS_NO_HASH 3
+
+/**
+ * No table: `table_bytes` is 0 or too small for one, or its memory could not be had.
+ */
+#define MM_FEWER_THREADS_NO_TABLE 4
+
+/**
+ * The game has no `copy_context`, or it returned NULL for some thread.
+ */
+#define MM_FEWER_THREADS_NO_COPY 5
+
+/**
+ * The system would not start another thread.
+ */
+#define MM_FEWER_THREADS_NO_SYSTEM_THREAD 6
 
 /**
  * The value is the integer `value` (the deterministic methods).
@@ -785,6 +886,8 @@ typedef struct mm_tree_solution {
  */
 #define MM_ALGORITHM_STAR2 5
 
+
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -796,16 +899,24 @@ extern "C" {
 enum mm_status mm_last_error(void);
 
 /**
- * Fills `*game` with its size and NULL callbacks; set the callbacks after.
+ * Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
+ * compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
+ * after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
+ * program that does not use the header (a binding from another language) passes its
+ * struct's size itself. A size of an older version (80, 96 or 112 bytes: before the
+ * copy callbacks, the chance callbacks, `score_view`) gets that version's fields and
+ * nothing past them; a larger
+ * size gets zeros past this version's fields. Any other size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
  *
  * # Safety
- * `game` must be writable.
+ * `game` must point to `size` writable bytes, aligned for `mm_game`.
  */
-enum mm_status mm_game_init(struct mm_game *game);
+enum mm_status mm_game_init_sized(struct mm_game *game, size_t size);
 
 /**
  * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
- * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_BAD_OPTIONS` if `bytes` is
+ * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_TABLE_TOO_SMALL` if `bytes` is
  * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
  *
  * A table serves one `mm_search` at a time (which may run on many threads): two
@@ -841,12 +952,17 @@ enum mm_status mm_table_clear(struct mm_table *table);
 void mm_table_free(struct mm_table *table);
 
 /**
- * Fills `*options` with the defaults, `struct_size` included.
+ * Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
+ * caller was compiled), with that size and the defaults. The header's
+ * `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
+ * A size of an older version (96 bytes: before `threads`) gets that version's fields
+ * only; a larger size gets zeros past this version's fields. Any other size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
  *
  * # Safety
- * `options` must be writable.
+ * `options` must point to `size` writable bytes, aligned for `mm_search_options`.
  */
-enum mm_status mm_search_options_init(struct mm_search_options *options);
+enum mm_status mm_search_options_init_sized(struct mm_search_options *options, size_t size);
 
 /**
  * Searches the game from its current position. `options` may be NULL for the defaults.
@@ -1161,3 +1277,11 @@ const char *mm_version(void);
 #endif  // __cplusplus
 
 #endif  /* MINIMAX_H */
+
+#ifndef mm_game_init
+/** Fills a game with its size and NULL callbacks: `mm_game_init_sized` with this header's size. */
+#define mm_game_init(game) mm_game_init_sized((game), sizeof(mm_game))
+/** Fills search options with the defaults: `mm_search_options_init_sized` with this header's size. */
+#define mm_search_options_init(options) \
+    mm_search_options_init_sized((options), sizeof(mm_search_options))
+#endif

@@ -87,6 +87,7 @@ fn rust_layouts() -> Vec<Layout> {
             free_context,
             is_chance,
             outcomes,
+            score_view,
         }),
         layout!(mm_search_stats {
             nodes,
@@ -108,6 +109,7 @@ fn rust_layouts() -> Vec<Layout> {
             pv_len,
             stats,
             threads_used,
+            fewer_threads,
             expected,
         }),
         layout!(mm_stats {

@@ -58,7 +58,7 @@ fn cargo_cinstall_installs_what_make_install_does() {
     let installed = listing(&by_make);
     assert_eq!(listing(&by_cargo_c), installed);
     let full = format!("libminimax.so.{}", env!("CARGO_PKG_VERSION"));
-    assert!(installed.contains(&format!("lib/libminimax.so.0 -> {full}")));
+    assert!(installed.contains(&format!("lib/{} -> {full}", common::SONAME)));
     assert_eq!(
         std::fs::read(by_cargo_c.join("include/minimax.h")).unwrap(),
         std::fs::read(root().join("include/minimax.h")).unwrap()
@@ -66,7 +66,11 @@ fn cargo_cinstall_installs_what_make_install_does() {
     let soname = ok(Command::new("readelf")
         .arg("-d")
         .arg(by_cargo_c.join("lib").join(&full)));
-    assert!(String::from_utf8_lossy(&soname.stdout).contains("[libminimax.so.0]"));
+    let soname = String::from_utf8_lossy(&soname.stdout);
+    assert!(
+        soname.contains(&format!("[{}]", common::SONAME)),
+        "{soname}"
+    );
 
     // A program built against each install through pkg-config starts and answers.
     for prefix in [&by_cargo_c, &by_make] {

@@ -517,7 +517,7 @@ fn bad_chance_nodes_get_their_errors() {
         (&[1.0, -1.0], GameError::BadWeight),
         (&[f64::NAN, 1.0], GameError::BadWeight),
         (&[f64::INFINITY, 1.0], GameError::BadWeight),
-        (&[f64::MAX, f64::MAX], GameError::BadWeight),
+        (&[f64::MAX, f64::MAX], GameError::WeightSumOverflow),
         (&[0.0, 0.0], GameError::ZeroWeights),
     ];
     for (weights, want) in cases {
@@ -548,7 +548,7 @@ fn bad_chance_nodes_get_their_errors() {
             &mut weighted(&[1.0, 3.0], None),
             &mut opts(method, 3, true, false),
         );
-        assert_eq!(r.unwrap_err(), GameError::NoBounds);
+        assert_eq!(r.unwrap_err(), GameError::NeedsBounds);
         let r = search(
             &mut weighted(&[1.0, 3.0], Some((0, 5))),
             &mut opts(method, 3, true, false),

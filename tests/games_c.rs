@@ -75,7 +75,7 @@ fn run_rogue(rogue: &mut Rogue, depth: u32) -> Result<mm_search_result, mm_statu
     };
     let mut o = MaybeUninit::uninit();
     // SAFETY: writable locals; the game's callbacks take its context.
-    unsafe { mm_search_options_init(o.as_mut_ptr()) };
+    unsafe { mm_search_options_init_sized(o.as_mut_ptr(), size_of::<mm_search_options>()) };
     let mut o = unsafe { o.assume_init() };
     o.max_depth = depth;
     o.max_moves = 4;
@@ -236,7 +236,10 @@ fn options_and_arguments_are_checked() {
     game.evaluate = Some(rogue_evaluate);
     let mut o = MaybeUninit::uninit();
     // SAFETY: writable local.
-    assert_eq!(unsafe { mm_search_options_init(o.as_mut_ptr()) }, MM_OK);
+    assert_eq!(
+        unsafe { mm_search_options_init_sized(o.as_mut_ptr(), size_of::<mm_search_options>()) },
+        MM_OK
+    );
     let mut o: mm_search_options = unsafe { o.assume_init() };
     o.struct_size = 8;
     // SAFETY: valid game and options.
@@ -274,7 +277,7 @@ fn options_and_arguments_are_checked() {
     // SAFETY: `table` is a writable local; nothing is written on an error.
     unsafe {
         assert_eq!(mm_table_new(usize::MAX, &mut table), MM_ERR_OUT_OF_MEMORY);
-        assert_eq!(mm_table_new(63, &mut table), MM_ERR_BAD_OPTIONS);
+        assert_eq!(mm_table_new(63, &mut table), MM_ERR_TABLE_TOO_SMALL);
         assert!(table.is_null());
     }
 }

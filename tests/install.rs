@@ -58,7 +58,7 @@ fn install_then_build_with_pkg_config_dynamic_and_static_then_uninstall() {
             "include/minimax.h",
             "lib/libminimax.a",
             "lib/libminimax.so",
-            "lib/libminimax.so.0",
+            format!("lib/{}", common::SONAME).as_str(),
             format!("lib/libminimax.so.{}", env!("CARGO_PKG_VERSION")).as_str(),
             "lib/pkgconfig/minimax.pc",
         ]
@@ -69,47 +69,51 @@ fn install_then_build_with_pkg_config_dynamic_and_static_then_uninstall() {
         PathBuf::from(format!("libminimax.so.{}", env!("CARGO_PKG_VERSION")))
     );
     assert_eq!(
-        std::fs::read_link(lib.join("libminimax.so.0")).unwrap(),
+        std::fs::read_link(lib.join(common::SONAME)).unwrap(),
         PathBuf::from(format!("libminimax.so.{}", env!("CARGO_PKG_VERSION")))
     );
 
-    // A program outside the source tree: the first document's demo.
+    // A program outside the source tree (the first document's demo as app.c), built by
+    // the install guide's own lines, with PREFIX set as a user would.
     let app = base.join("app");
     std::fs::create_dir_all(&app).unwrap();
-    for f in ["minimax_demo.c", "read_input.h"] {
-        std::fs::copy(root().join("c_examples").join(f), app.join(f)).unwrap();
-    }
-    let pc = lib.join("pkgconfig");
-    let env = [("PKG_CONFIG_PATH", pc.as_path())];
-    let builds = [
-        (
-            "demo_shared",
-            "cc -std=c99 minimax_demo.c -o demo_shared $(pkg-config --cflags --libs minimax)",
-        ),
-        (
-            "demo_static",
-            "cc -std=c99 minimax_demo.c -o demo_static $(pkg-config --cflags minimax) \
-             -Wl,-Bstatic $(pkg-config --static --libs minimax)",
-        ),
-    ];
-    for (name, script) in builds {
-        let out = sh(script, &app, &env);
+    std::fs::copy(root().join("c_examples/minimax_demo.c"), app.join("app.c")).unwrap();
+    std::fs::copy(
+        root().join("c_examples/read_input.h"),
+        app.join("read_input.h"),
+    )
+    .unwrap();
+    let guide = std::fs::read_to_string(root().join("docs/c-api.md")).unwrap();
+    let section = guide.split("## Installing").nth(1).unwrap();
+    let block = section
+        .split("```sh")
+        .nth(2)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let export = block.lines().find(|l| l.starts_with("export ")).unwrap();
+    let builds: Vec<&str> = block.lines().filter(|l| l.starts_with("cc ")).collect();
+    assert_eq!(builds.len(), 2, "{block}");
+    for (i, line) in builds.iter().enumerate() {
+        let script = format!("{}\n{}", export, line);
+        let out = sh(&script, &app, &[("PREFIX", prefix.as_path())]);
         assert!(
             out.status.success(),
             "{script}:\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let exe = app.join(name);
+        let exe = app.join("app");
         let needs = needed(&exe);
-        let mut cmd = Command::new(&exe);
-        if name == "demo_shared" {
-            // Linked by the soname, found through the loader's path.
-            assert!(needs.contains("[libminimax.so.0]"), "{needs}");
-            cmd.env("LD_LIBRARY_PATH", &lib);
+        if i == 0 {
+            // Linked by the soname, found through the rpath the guide gives.
+            assert!(needs.contains(&format!("[{}]", common::SONAME)), "{needs}");
         } else {
             assert!(!needs.contains("libminimax"), "{needs}");
         }
-        let mut child = cmd
+        // No LD_LIBRARY_PATH: the program starts as the guide says it does.
+        let mut child = Command::new(&exe)
+            .env_remove("LD_LIBRARY_PATH")
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -122,12 +126,13 @@ fn install_then_build_with_pkg_config_dynamic_and_static_then_uninstall() {
             .write_all(b"8\n3 5 6 9 1 2 0 -1\n")
             .unwrap();
         let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "{name}");
+        assert!(out.status.success(), "{line}");
         assert!(
             String::from_utf8_lossy(&out.stdout).ends_with("The optimal value is :5"),
-            "{name}: {}",
+            "{line}: {}",
             String::from_utf8_lossy(&out.stdout)
         );
+        std::fs::remove_file(&exe).unwrap();
     }
 
     make(&["uninstall", &prefix_arg]);

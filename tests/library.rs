@@ -5,7 +5,7 @@ mod common;
 use std::process::Command;
 
 fn tool_output(tool: &str, args: &[&str]) -> String {
-    let lib = common::lib_dir().join("libminimax.so.0");
+    let lib = common::lib_dir().join(common::SONAME);
     let out = Command::new(tool)
         .args(args)
         .arg(&lib)
@@ -23,7 +23,7 @@ fn tool_output(tool: &str, args: &[&str]) -> String {
 fn shared_library_has_the_soname() {
     let dynamic = tool_output("readelf", &["-d"]);
     assert!(
-        dynamic.contains("Library soname: [libminimax.so.0]"),
+        dynamic.contains(&format!("Library soname: [{}]", common::SONAME)),
         "{dynamic}"
     );
 }

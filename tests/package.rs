@@ -25,6 +25,7 @@ fn the_package_lists_a_source_release_and_nothing_else() {
         "Cargo.toml",
         "build.rs",
         "cbindgen.toml",
+        "header.rs",
         "README.md",
         "Makefile",
         "src/lib.rs",
@@ -45,4 +46,38 @@ fn the_package_lists_a_source_release_and_nothing_else() {
         }
     }
     assert_eq!(env!("CARGO_PKG_NAME"), "libminimax");
+}
+
+/// What a Rust crate that depends on this one builds: no cbindgen (only the `capi`
+/// feature, the C face's build, needs it), and with `capi`, cbindgen.
+#[test]
+fn a_rust_dependent_does_not_build_cbindgen() {
+    let tree = |features: &[&str]| {
+        let out = Command::new(env!("CARGO"))
+            .args([
+                "tree",
+                "--offline",
+                "-e",
+                "normal,build",
+                "--prefix",
+                "none",
+            ])
+            .args(features)
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let plain = tree(&[]);
+    assert!(
+        plain.contains("libminimax") && plain.contains("libc"),
+        "{plain}"
+    );
+    assert!(!plain.contains("cbindgen"), "{plain}");
+    assert!(tree(&["--features", "capi"]).contains("cbindgen"));
 }

@@ -618,7 +618,86 @@ fn game_errors_are_errors() {
         "the game has a line longer than MAX_PLIES plies"
     );
     assert_eq!(
-        GameError::NoBounds.to_string(),
+        GameError::NeedsBounds.to_string(),
         "Star1 and Star2 need the game's score bounds"
     );
+}
+
+/// A line on which the caller's thread is slow (its copies are not): the helper gets
+/// ahead and answers.
+struct SlowHere {
+    line: Line,
+    slow: bool,
+}
+
+impl Clone for SlowHere {
+    fn clone(&self) -> Self {
+        SlowHere {
+            line: self.line.clone(),
+            slow: false,
+        }
+    }
+}
+
+impl Game for SlowHere {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.line.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        if self.slow {
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        self.line.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.line.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.line.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.line.hash()
+    }
+}
+
+/// With threads, progress reports every completed depth once, in order, on the caller's
+/// thread, ending with the answer: also the depths only another thread completed.
+#[test]
+fn progress_with_threads_reports_every_depth_once_in_order() {
+    let len = 300;
+    let mut g = SlowHere {
+        line: Line {
+            len,
+            at: 0,
+            chance: false,
+        },
+        slow: true,
+    };
+    let caller = std::thread::current().id();
+    let mut depths = Vec::new();
+    let mut last_value = None;
+    let mut report = |p: &minimax::search::Progress| {
+        assert_eq!(
+            std::thread::current().id(),
+            caller,
+            "reports on the caller's thread"
+        );
+        depths.push(p.depth);
+        last_value = Some(p.value);
+    };
+    let mut o = Options {
+        table_bytes: 1 << 20,
+        threads: 2,
+        progress: Some(&mut report),
+        ..Options::default()
+    };
+    let r = search_parallel(&mut g, &mut o).unwrap();
+    assert_eq!((r.value, r.proven, r.threads), (1, true, 2));
+    assert_eq!(r.depth, len, "the line is proven at its length");
+    let every: Vec<u32> = (1..=len).collect();
+    assert_eq!(depths, every, "each depth once, in order");
+    assert_eq!(last_value, Some(r.value), "the last report is the answer");
 }

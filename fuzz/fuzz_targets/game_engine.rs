@@ -170,7 +170,7 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
     // SAFETY: all-zero options are then filled by the init function.
     let mut o: mm_search_options = unsafe { std::mem::zeroed() };
     // SAFETY: `o` is writable.
-    unsafe { mm_search_options_init(&mut o) };
+    unsafe { mm_search_options_init_sized(&mut o, size_of::<mm_search_options>()) };
     o.method = header[2] as u32 % 8; // 7 is not a method; 4-6 are the chance methods
     o.max_depth = match header[3] % 10 {
         0 => MM_DEPTH_UNLIMITED,

@@ -123,3 +123,36 @@ pub(crate) unsafe fn read_sized<T: Copy>(
     };
     Ok(defaults)
 }
+
+/// Writes `value` into a caller's struct of `size` bytes that begins with its
+/// `struct_size`, as the version of that size: `sizes` lists the older versions' sizes,
+/// each a prefix of `T`. A size above ours gets all our fields and zeros past them (a
+/// newer caller's fields, which `read_sized` then requires to stay zero). The struct's
+/// first word is set to `size`. Anything else is `MM_ERR_BAD_STRUCT_SIZE`, and nothing
+/// is written.
+///
+/// # Safety
+/// `ptr` must be non-NULL, aligned, and point to `size` writable bytes.
+pub(crate) unsafe fn write_sized<T: Copy>(
+    ptr: *mut T,
+    value: T,
+    size: usize,
+    sizes: &[usize],
+) -> Result<(), mm_status> {
+    let ours = size_of::<T>();
+    if size < ours && !sizes.contains(&size) {
+        return Err(MM_ERR_BAD_STRUCT_SIZE);
+    }
+    let bytes = ptr.cast::<u8>();
+    // SAFETY: the caller's struct has `size` writable bytes; we write `min(size, ours)`
+    // bytes of a live value of its type (a whole prefix of fields), zeros up to `size`,
+    // then the leading `size_t`, which every version begins with.
+    unsafe {
+        std::ptr::copy_nonoverlapping((&value as *const T).cast::<u8>(), bytes, size.min(ours));
+        if size > ours {
+            std::ptr::write_bytes(bytes.add(ours), 0, size - ours);
+        }
+        ptr.cast::<usize>().write(size);
+    }
+    Ok(())
+}

@@ -6,10 +6,12 @@ use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
 use std::time::Duration;
 
-use super::args::{non_null, read_sized};
+use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::status::mm_status::{self, *};
-use crate::search::{self, Fork, Game, GameError, Method, Move, Options, Progress, Table};
+use crate::search::{
+    self, FewerThreads, Fork, Game, GameError, Method, Move, Options, Progress, ScoreView, Table,
+};
 
 /// A game, as callbacks that all receive `context` first. Fill it with `mm_game_init`,
 /// then set the callbacks. `moves`, `play`, `undo`, `outcome` and `evaluate` are required;
@@ -66,17 +68,17 @@ pub struct mm_game {
     /// Optional, needed for `threads` other than 1: returns a new context holding a copy of
     /// the position in `context` (called at the start of a search, in its root position),
     /// or NULL if it cannot (that thread then does not run). Without it a search runs
-    /// on one thread, and says so in `threads_used`.
+    /// on one thread, and says so in `threads_used` and `fewer_threads`.
     pub copy_context: Option<unsafe extern "C" fn(context: *mut c_void) -> *mut c_void>,
     /// Frees a context made by `copy_context`, when the search ends. Required with
-    /// `copy_context`.
+    /// `copy_context` (else `MM_ERR_COPY_WITHOUT_FREE`).
     pub free_context: Option<unsafe extern "C" fn(copy: *mut c_void)>,
     /// Optional: whether the position is a chance node, whose next step is drawn at
     /// random from `outcomes` rather than chosen. NULL: the game has no chance nodes.
     /// Only the chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`) accept a chance
     /// node; the others get `MM_ERR_GAME_CHANCE_NODE`.
     pub is_chance: Option<unsafe extern "C" fn(context: *mut c_void) -> bool>,
-    /// Required with `is_chance`: at a chance node, writes the outcomes into `outcomes`
+    /// Required with `is_chance` (else `MM_ERR_CHANCE_WITHOUT_OUTCOMES`): at a chance node, writes the outcomes into `outcomes`
     /// and their weights into `weights` (room for `capacity` of each) and returns how
     /// many there are. Weights are finite and non-negative with a positive sum; an
     /// outcome's probability is its weight over the sum, and an outcome of weight 0 is
@@ -89,7 +91,20 @@ pub struct mm_game {
             capacity: usize,
         ) -> c_int,
     >,
+    /// Whose point of view `outcome`, `evaluate` and `bounds` take: `MM_SCORES_MAX_VIEW`
+    /// (0, the default: MAX's, as in the textbook) or `MM_SCORES_SIDE_TO_MOVE` (the side
+    /// to move's, as negamax games score; at MIN's turn the engine negates the score,
+    /// so `INT_MIN` is refused there). Results and progress stay in MAX's view. Another
+    /// value is `MM_ERR_UNKNOWN_SCORE_VIEW`.
+    pub score_view: mm_score_view,
 }
+
+/// Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
+pub type mm_score_view = u32;
+/// Scores are MAX's view, whoever is to move (the default).
+pub const MM_SCORES_MAX_VIEW: mm_score_view = 0;
+/// Scores are the side to move's view (negamax): high is good for the side to move.
+pub const MM_SCORES_SIDE_TO_MOVE: mm_score_view = 1;
 
 impl Default for mm_game {
     /// What `mm_game_init` writes: the size, and NULL everywhere else.
@@ -109,6 +124,7 @@ impl Default for mm_game {
             free_context: None,
             is_chance: None,
             outcomes: None,
+            score_view: MM_SCORES_MAX_VIEW,
         }
     }
 }
@@ -117,20 +133,34 @@ impl Default for mm_game {
 const GAME_SIZE_WITHOUT_COPY: usize = std::mem::offset_of!(mm_game, copy_context);
 /// The size of `mm_game` before the chance callbacks (version 0.2.0's last layout).
 const GAME_SIZE_WITHOUT_CHANCE: usize = std::mem::offset_of!(mm_game, is_chance);
+/// The size of `mm_game` before `score_view` (version 0.3.0's layout).
+const GAME_SIZE_WITHOUT_VIEW: usize = std::mem::offset_of!(mm_game, score_view);
 /// The size of `mm_search_options` before `threads`.
 const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_options, threads);
 
-/// Fills `*game` with its size and NULL callbacks; set the callbacks after.
+/// Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
+/// compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
+/// after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
+/// program that does not use the header (a binding from another language) passes its
+/// struct's size itself. A size of an older version (80, 96 or 112 bytes: before the
+/// copy callbacks, the chance callbacks, `score_view`) gets that version's fields and
+/// nothing past them; a larger
+/// size gets zeros past this version's fields. Any other size is
+/// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
 ///
 /// # Safety
-/// `game` must be writable.
+/// `game` must point to `size` writable bytes, aligned for `mm_game`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn mm_game_init(game: *mut mm_game) -> mm_status {
+pub unsafe extern "C" fn mm_game_init_sized(game: *mut mm_game, size: usize) -> mm_status {
     status_call(|| {
         let game = non_null(game)?;
-        // SAFETY: non-NULL and writable (caller's guarantee).
-        unsafe { game.write(mm_game::default()) };
-        Ok(())
+        let sizes = [
+            GAME_SIZE_WITHOUT_COPY,
+            GAME_SIZE_WITHOUT_CHANCE,
+            GAME_SIZE_WITHOUT_VIEW,
+        ];
+        // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
+        unsafe { write_sized(game, mm_game::default(), size, &sizes) }
     })
 }
 
@@ -153,6 +183,23 @@ pub const MM_SEARCH_STAR1: mm_search_method = 5;
 /// Star1 with Star2's probing: one move of each outcome first, whose bounds often settle
 /// a chance node early. Needs bounds as Star1 does.
 pub const MM_SEARCH_STAR2: mm_search_method = 6;
+/// Why a search ran on fewer threads than `threads` asked for: one of the
+/// `MM_FEWER_THREADS_*` values, in `mm_search_result.fewer_threads`.
+pub type mm_fewer_threads = u32;
+/// As many threads searched as were asked for (or one was asked for).
+pub const MM_FEWER_THREADS_NONE: mm_fewer_threads = 0;
+/// `MM_SEARCH_MINIMAX` shares nothing between threads: it runs on one.
+pub const MM_FEWER_THREADS_MINIMAX: mm_fewer_threads = 1;
+/// The chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`) run on one thread.
+pub const MM_FEWER_THREADS_CHANCE_METHOD: mm_fewer_threads = 2;
+/// The game has no `hash`, and threads share their work through the table.
+pub const MM_FEWER_THREADS_NO_HASH: mm_fewer_threads = 3;
+/// No table: `table_bytes` is 0 or too small for one, or its memory could not be had.
+pub const MM_FEWER_THREADS_NO_TABLE: mm_fewer_threads = 4;
+/// The game has no `copy_context`, or it returned NULL for some thread.
+pub const MM_FEWER_THREADS_NO_COPY: mm_fewer_threads = 5;
+/// The system would not start another thread.
+pub const MM_FEWER_THREADS_NO_SYSTEM_THREAD: mm_fewer_threads = 6;
 /// The kind of value in a result: one of the `MM_VALUE_*` values.
 pub type mm_value_kind = u8;
 /// The value is the integer `value` (the deterministic methods).
@@ -172,7 +219,7 @@ pub const MM_DEPTH_UNLIMITED: u32 = u32::MAX;
 /// over and is not at the depth limit gives `MM_ERR_GAME_TOO_DEEP`.
 pub const MM_MAX_PLIES: u32 = 1 << 20;
 const _: () = assert!(MM_MAX_PLIES == search::MAX_PLIES);
-/// The most `threads` a search takes; more gets `MM_ERR_BAD_OPTIONS`.
+/// The most `threads` a search takes; more gets `MM_ERR_TOO_MANY_THREADS`.
 pub const MM_MAX_THREADS: u32 = 256;
 const _: () = assert!(MM_MAX_THREADS as usize == search::MAX_THREADS);
 
@@ -217,8 +264,10 @@ pub struct mm_search_options {
     /// If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
     /// stop the search.
     pub stop: *const c_int,
-    /// If not NULL, called after each completed iteration, on the calling thread; like
-    /// the game's callbacks it must return normally (no `longjmp` out of it).
+    /// If not NULL, called after each completed iteration, on the calling thread: each
+    /// depth once, in order (with threads, also the depths another thread completed
+    /// first, reported when the calling thread next can), the last being the answer's.
+    /// Like the game's callbacks it must return normally (no `longjmp` out of it).
     pub progress: Option<unsafe extern "C" fn(context: *mut c_void, report: *const mm_progress)>,
     /// Passed to `progress`.
     pub progress_context: *mut c_void,
@@ -236,10 +285,11 @@ pub struct mm_search_options {
     /// time per table: a search given a table in use gets `MM_ERR_TABLE_BUSY`.
     pub table: *mut mm_table,
     /// Threads to search with (default 1: deterministic). 0 is one per available core;
-    /// more than `MM_MAX_THREADS` gets `MM_ERR_BAD_OPTIONS`.
-    /// More than one needs the game's `copy_context`; without it, or for
-    /// `MM_SEARCH_MINIMAX`, or without a table (`hash` NULL or `table_bytes` 0), the
-    /// search runs on one thread. An exact solve gives the same value on any number of
+    /// more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`.
+    /// More than one needs the game's `copy_context`; without it, for
+    /// `MM_SEARCH_MINIMAX` or a chance method, or without a table (`hash` NULL or
+    /// `table_bytes` 0), the search runs on one thread, and the result's
+    /// `fewer_threads` says why. An exact solve gives the same value on any number of
     /// threads and an optimal move (maybe another of the optimal moves); a completed
     /// depth-limited iteration gives the same value as one thread at that depth.
     pub threads: u32,
@@ -299,7 +349,7 @@ impl Drop for Lease {
 }
 
 /// Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
-/// Entries take 32 bytes, in buckets of two. Returns `MM_ERR_BAD_OPTIONS` if `bytes` is
+/// Entries take 32 bytes, in buckets of two. Returns `MM_ERR_TABLE_TOO_SMALL` if `bytes` is
 /// under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
 ///
 /// A table serves one `mm_search` at a time (which may run on many threads): two
@@ -317,7 +367,7 @@ pub unsafe extern "C" fn mm_table_new(bytes: usize, out: *mut *mut mm_table) -> 
     status_call(|| {
         let out = non_null(out)?;
         if bytes < Table::MIN_BYTES {
-            return Err(MM_ERR_BAD_OPTIONS);
+            return Err(MM_ERR_TABLE_TOO_SMALL);
         }
         let mut table = Table::new(bytes).ok_or(MM_ERR_OUT_OF_MEMORY)?;
         table.prefault();
@@ -435,18 +485,30 @@ pub struct mm_search_result {
     pub stats: mm_search_stats,
     /// How many threads searched.
     pub threads_used: u32,
+    /// Why fewer threads searched than `threads` asked for: one of the
+    /// `MM_FEWER_THREADS_*` reasons, `MM_FEWER_THREADS_NONE` when as many did. (It lies
+    /// in what was padding in 0.2.0's layout, so every caller's struct has it.)
+    pub fewer_threads: mm_fewer_threads,
     /// When `value_kind` is `MM_VALUE_EXPECTED`: the expected score, MAX's view. Not
     /// written for `MM_VALUE_INTEGER`, so that results of the 0.2.0 layout (which ends
     /// before this field) stay valid for callers compiled against it.
     pub expected: f64,
 }
 
-/// Fills `*options` with the defaults, `struct_size` included.
+/// Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
+/// caller was compiled), with that size and the defaults. The header's
+/// `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
+/// A size of an older version (96 bytes: before `threads`) gets that version's fields
+/// only; a larger size gets zeros past this version's fields. Any other size is
+/// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
 ///
 /// # Safety
-/// `options` must be writable.
+/// `options` must point to `size` writable bytes, aligned for `mm_search_options`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn mm_search_options_init(options: *mut mm_search_options) -> mm_status {
+pub unsafe extern "C" fn mm_search_options_init_sized(
+    options: *mut mm_search_options,
+    size: usize,
+) -> mm_status {
     status_call(|| {
         let options = non_null(options)?;
         let d = Options::default();
@@ -467,9 +529,8 @@ pub unsafe extern "C" fn mm_search_options_init(options: *mut mm_search_options)
             table: std::ptr::null_mut(),
             threads: 1,
         };
-        // SAFETY: non-NULL and writable (caller's guarantee).
-        unsafe { options.write(init) };
-        Ok(())
+        // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
+        unsafe { write_sized(options, init, size, &[OPTIONS_SIZE_WITHOUT_THREADS]) }
     })
 }
 
@@ -526,6 +587,12 @@ impl Game for CGame {
     fn hash(&mut self) -> Option<u64> {
         // SAFETY: see above.
         self.game.hash.map(|h| unsafe { h(self.game.context) })
+    }
+    fn score_view(&mut self) -> ScoreView {
+        match self.game.score_view {
+            MM_SCORES_SIDE_TO_MOVE => ScoreView::SideToMove,
+            _ => ScoreView::Max, // mm_search refused any other value
+        }
     }
     fn max_to_move(&mut self) -> Option<bool> {
         // SAFETY: see above.
@@ -641,15 +708,21 @@ pub unsafe extern "C" fn mm_search(
             return Err(MM_ERR_NULL_ARGUMENT);
         }
         // SAFETY: non-NULL, and a valid game of its `struct_size` (caller's guarantee).
-        let sizes = [GAME_SIZE_WITHOUT_COPY, GAME_SIZE_WITHOUT_CHANCE];
+        let sizes = [
+            GAME_SIZE_WITHOUT_COPY,
+            GAME_SIZE_WITHOUT_CHANCE,
+            GAME_SIZE_WITHOUT_VIEW,
+        ];
         let game = unsafe { read_sized(game, mm_game::default(), &sizes) }?;
         let out = non_null(out)?;
         if pv.is_null() && pv_cap > 0 {
             return Err(MM_ERR_NULL_ARGUMENT);
         }
         let mut defaults = std::mem::MaybeUninit::uninit();
-        // SAFETY: a writable local.
-        unsafe { mm_search_options_init(defaults.as_mut_ptr()) };
+        // SAFETY: a writable local of this size.
+        unsafe {
+            mm_search_options_init_sized(defaults.as_mut_ptr(), size_of::<mm_search_options>())
+        };
         // SAFETY: just initialised.
         let defaults = unsafe { defaults.assume_init() };
         let c_opts = if options.is_null() {
@@ -659,13 +732,20 @@ pub unsafe extern "C" fn mm_search(
             // `mm_search_options_init` (caller's guarantee).
             unsafe { read_sized(options, defaults, &[OPTIONS_SIZE_WITHOUT_THREADS]) }?
         };
-        if game.copy_context.is_some() && game.free_context.is_none()
-            || game.is_chance.is_some() && game.outcomes.is_none()
-        {
-            return Err(MM_ERR_NULL_ARGUMENT);
+        if game.copy_context.is_some() && game.free_context.is_none() {
+            return Err(MM_ERR_COPY_WITHOUT_FREE);
         }
-        if c_opts.max_moves == 0 || c_opts.threads > MM_MAX_THREADS {
+        if game.is_chance.is_some() && game.outcomes.is_none() {
+            return Err(MM_ERR_CHANCE_WITHOUT_OUTCOMES);
+        }
+        if !matches!(game.score_view, MM_SCORES_MAX_VIEW | MM_SCORES_SIDE_TO_MOVE) {
+            return Err(MM_ERR_UNKNOWN_SCORE_VIEW);
+        }
+        if c_opts.max_moves == 0 {
             return Err(MM_ERR_BAD_OPTIONS);
+        }
+        if c_opts.threads > MM_MAX_THREADS {
+            return Err(MM_ERR_TOO_MANY_THREADS);
         }
         let method = match c_opts.method {
             MM_SEARCH_MINIMAX => Method::Minimax,
@@ -769,6 +849,7 @@ pub unsafe extern "C" fn mm_search(
                 elapsed_us: s.elapsed.as_micros() as u64,
             },
             threads_used: r.threads as u32,
+            fewer_threads: fewer_threads_code(r.fewer_threads),
             expected: 0.0,
         };
         match r.expected {
@@ -795,6 +876,19 @@ pub unsafe extern "C" fn mm_search(
 /// The size of `mm_search_result` in version 0.2.0: it ended at `threads_used` (and its
 /// padding), before `expected`.
 const RESULT_SIZE_WITHOUT_EXPECTED: usize = std::mem::offset_of!(mm_search_result, expected);
+
+fn fewer_threads_code(reason: Option<FewerThreads>) -> mm_fewer_threads {
+    match reason {
+        // mm_search calls search_parallel, which never gives NotParallel.
+        None | Some(FewerThreads::NotParallel) => MM_FEWER_THREADS_NONE,
+        Some(FewerThreads::Minimax) => MM_FEWER_THREADS_MINIMAX,
+        Some(FewerThreads::ChanceMethod) => MM_FEWER_THREADS_CHANCE_METHOD,
+        Some(FewerThreads::NoHash) => MM_FEWER_THREADS_NO_HASH,
+        Some(FewerThreads::NoTable) => MM_FEWER_THREADS_NO_TABLE,
+        Some(FewerThreads::NoCopy) => MM_FEWER_THREADS_NO_COPY,
+        Some(FewerThreads::NoSystemThread) => MM_FEWER_THREADS_NO_SYSTEM_THREAD,
+    }
+}
 
 fn kind_of(expected: Option<f64>) -> mm_value_kind {
     match expected {

@@ -77,7 +77,9 @@ pub enum mm_status {
     /// The game has a line longer than `MM_MAX_PLIES` (2^20) plies, which the search would
     /// have to follow.
     MM_ERR_GAME_TOO_DEEP = 30,
-    /// The options are not valid: `struct_size` too small (use `mm_search_options_init`), or `max_moves` 0.
+    /// The search options are not valid: `max_moves` is 0. (A `struct_size` this library
+    /// does not know is `MM_ERR_BAD_STRUCT_SIZE`, too many threads
+    /// `MM_ERR_TOO_MANY_THREADS`.)
     MM_ERR_BAD_OPTIONS = 31,
     /// Memory for a transposition table or a move buffer could not be allocated.
     MM_ERR_OUT_OF_MEMORY = 32,
@@ -90,8 +92,7 @@ pub enum mm_status {
     MM_ERR_TABLE_BUSY = 34,
     /// A chance node of the game listed no outcomes.
     MM_ERR_GAME_NO_OUTCOMES = 35,
-    /// A chance node of the game gave a weight that is negative, NaN or infinite (or
-    /// weights whose sum overflows).
+    /// A chance node of the game gave a weight that is negative, NaN or infinite.
     MM_ERR_GAME_BAD_WEIGHT = 36,
     /// A chance node of the game gave weights that sum to zero.
     MM_ERR_GAME_ZERO_WEIGHTS = 37,
@@ -113,12 +114,27 @@ pub enum mm_status {
     /// function that returns an integer value: expected values come from
     /// `mm_expectimax_leaves` and `mm_tree_expectimax`.
     MM_ERR_CHANCE_ALGORITHM = 42,
+    /// `mm_table_new` was asked for fewer than 64 bytes, less than one bucket of entries.
+    MM_ERR_TABLE_TOO_SMALL = 43,
+    /// `mm_search_options.threads` was above `MM_MAX_THREADS`.
+    MM_ERR_TOO_MANY_THREADS = 44,
+    /// The game sets `copy_context` but not `free_context`: a copy made for another
+    /// thread could never be freed.
+    MM_ERR_COPY_WITHOUT_FREE = 45,
+    /// The game sets `is_chance` but not `outcomes`: a chance node's draws could not be
+    /// listed.
+    MM_ERR_CHANCE_WITHOUT_OUTCOMES = 46,
+    /// A chance node of the game gave weights that are each finite but whose sum
+    /// overflows a double.
+    MM_ERR_GAME_WEIGHT_SUM_OVERFLOW = 47,
+    /// The game's `score_view` is not one of the `MM_SCORES_*` values.
+    MM_ERR_UNKNOWN_SCORE_VIEW = 48,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 43] = [
+const ALL: [mm_status; 49] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -162,6 +178,12 @@ const ALL: [mm_status; 43] = [
     MM_ERR_BAD_WEIGHT,
     MM_ERR_PARSE_BAD_WEIGHT,
     MM_ERR_CHANCE_ALGORITHM,
+    MM_ERR_TABLE_TOO_SMALL,
+    MM_ERR_TOO_MANY_THREADS,
+    MM_ERR_COPY_WITHOUT_FREE,
+    MM_ERR_CHANCE_WITHOUT_OUTCOMES,
+    MM_ERR_GAME_WEIGHT_SUM_OVERFLOW,
+    MM_ERR_UNKNOWN_SCORE_VIEW,
 ];
 
 impl mm_status {
@@ -211,9 +233,7 @@ impl mm_status {
                 c"the game's score bounds have the lower above the upper, or INT_MIN or INT_MAX"
             }
             MM_ERR_GAME_TOO_DEEP => c"the game has a line longer than MM_MAX_PLIES plies",
-            MM_ERR_BAD_OPTIONS => {
-                c"the search options are not valid; start from mm_search_options_init"
-            }
+            MM_ERR_BAD_OPTIONS => c"the search options' max_moves is 0; a search needs room for a move",
             MM_ERR_OUT_OF_MEMORY => c"the memory asked for could not be allocated",
             MM_ERR_BAD_STRUCT_SIZE => c"struct_size is not a size of the struct this library knows",
             MM_ERR_TABLE_BUSY => c"the table is in use by another search",
@@ -221,6 +241,14 @@ impl mm_status {
             MM_ERR_GAME_BAD_WEIGHT => {
                 c"a chance node of the game gave a negative, NaN or infinite weight"
             }
+            MM_ERR_TABLE_TOO_SMALL => c"mm_table_new needs at least 64 bytes (one bucket)",
+            MM_ERR_TOO_MANY_THREADS => c"threads is above MM_MAX_THREADS (256)",
+            MM_ERR_COPY_WITHOUT_FREE => c"the game sets copy_context without free_context",
+            MM_ERR_CHANCE_WITHOUT_OUTCOMES => c"the game sets is_chance without outcomes",
+            MM_ERR_GAME_WEIGHT_SUM_OVERFLOW => {
+                c"a chance node of the game gave finite weights whose sum overflows"
+            }
+            MM_ERR_UNKNOWN_SCORE_VIEW => c"the game's score_view is not an MM_SCORES_* value",
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
                 c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
@@ -245,6 +273,7 @@ impl From<TreeError> for mm_status {
             TreeError::LeafCountNotAPower => MM_ERR_LEAF_COUNT_NOT_A_POWER,
             TreeError::DepthBeyondHeight => MM_ERR_DEPTH_BEYOND_HEIGHT,
             TreeError::NodeOutOfRange => MM_ERR_NODE_OUT_OF_RANGE,
+            TreeError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
 }
@@ -257,6 +286,7 @@ impl From<CsrError> for mm_status {
             CsrError::ChildOutOfRange => MM_ERR_CSR_CHILD_OUT_OF_RANGE,
             CsrError::NotATree => MM_ERR_CSR_NOT_A_TREE,
             CsrError::BadWeight => MM_ERR_BAD_WEIGHT,
+            CsrError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
 }
@@ -274,7 +304,8 @@ impl From<GameError> for mm_status {
             GameError::BadWeight => MM_ERR_GAME_BAD_WEIGHT,
             GameError::ZeroWeights => MM_ERR_GAME_ZERO_WEIGHTS,
             GameError::ChanceNode => MM_ERR_GAME_CHANCE_NODE,
-            GameError::NoBounds => MM_ERR_NEEDS_BOUNDS,
+            GameError::NeedsBounds => MM_ERR_NEEDS_BOUNDS,
+            GameError::WeightSumOverflow => MM_ERR_GAME_WEIGHT_SUM_OVERFLOW,
         }
     }
 }
@@ -355,6 +386,12 @@ mod tests {
             (MM_ERR_BAD_WEIGHT, 40),
             (MM_ERR_PARSE_BAD_WEIGHT, 41),
             (MM_ERR_CHANCE_ALGORITHM, 42),
+            (MM_ERR_TABLE_TOO_SMALL, 43),
+            (MM_ERR_TOO_MANY_THREADS, 44),
+            (MM_ERR_COPY_WITHOUT_FREE, 45),
+            (MM_ERR_CHANCE_WITHOUT_OUTCOMES, 46),
+            (MM_ERR_GAME_WEIGHT_SUM_OVERFLOW, 47),
+            (MM_ERR_UNKNOWN_SCORE_VIEW, 48),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -1,6 +1,7 @@
 //! Trees of any shape behind an opaque handle: parsed from text, built from CSR arrays or
 //! a leaf array, solved, printed back, and drawn as Graphviz DOT.
 
+use std::collections::BTreeMap;
 use std::ffi::{CString, c_char};
 
 use super::args::{check_line_room, non_null, slice, write_line, write_text};
@@ -18,15 +19,16 @@ use crate::tree::{Tree, dot, solve, text};
 /// root); parsed trees are numbered in preorder.
 pub struct mm_tree {
     tree: Tree,
-    labels: Vec<Option<CString>>,
+    /// The labelled nodes' labels as C strings (most trees have none).
+    labels: BTreeMap<usize, CString>,
 }
 
 impl mm_tree {
     fn boxed(tree: Tree) -> *mut mm_tree {
         let labels = (0..tree.node_count())
-            .map(|n| {
-                tree.label(n)
-                    .map(|l| CString::new(l).expect("labels are identifiers"))
+            .filter_map(|n| {
+                let label = tree.label(n)?;
+                Some((n, CString::new(label).expect("labels are identifiers")))
             })
             .collect();
         Box::into_raw(Box::new(mm_tree { tree, labels }))
@@ -316,9 +318,7 @@ pub unsafe extern "C" fn mm_tree_node(
             }),
             child_count: t.tree.children(node).len(),
             value: t.tree.value(node),
-            label: t.labels[node]
-                .as_ref()
-                .map_or(std::ptr::null(), |l| l.as_ptr()),
+            label: t.labels.get(&node).map_or(std::ptr::null(), |l| l.as_ptr()),
         };
         // SAFETY: non-NULL and writable (caller's guarantee).
         unsafe { out.write(info) };

@@ -70,7 +70,7 @@ pub(crate) fn search<G: Game>(
     game: &mut G,
     opts: &mut Options<'_>,
 ) -> Result<SearchResult, GameError> {
-    let plan = Plan::new(opts);
+    let plan = Plan::of(game, opts);
     let (mut lent, mut own) = (opts.table.take(), None);
     let table = search_table(opts.method, &mut lent, &mut own, opts.table_bytes);
     let progress = opts.progress.as_mut().map(|p| &mut **p as _);
@@ -100,13 +100,15 @@ impl<G: Game> Chance<'_, G> {
         let root_max = self.game.max_to_move().unwrap_or(self.plan.max_at_root);
         let mut result = SearchResult::unfinished(Some(0.0));
         if self.plan.method != Method::Expectimax {
-            let (lo, hi) = self.game.bounds().ok_or(GameError::NoBounds)?;
+            let bounds = self.game.bounds().ok_or(GameError::NeedsBounds)?;
+            let (lo, hi) = self.plan.max_view_bounds(bounds, root_max)?;
             if lo > hi {
                 return Err(GameError::BadBounds);
             }
             (self.lo, self.hi) = (lo as f64, hi as f64);
         }
         if let Some(score) = self.game.outcome() {
+            let score = self.plan.max_view(score, root_max)?;
             let v = self.score(score)?;
             (result.value, result.expected) = (score, Some(v));
             (result.exact, result.proven, result.plies_to_end) = (true, true, Some(0));
@@ -215,13 +217,14 @@ impl<G: Game> Chance<'_, G> {
         self.pv.clear(p);
         if let Some(score) = self.game.outcome() {
             self.stats.leaves += 1;
+            let score = self.plan.max_view(score, max_side)?;
             return Ok(self.score(score)?);
         }
         let chance = self.game.is_chance();
         if depth == 0 {
             self.stats.leaves += 1;
             self.horizon += 1;
-            let e = self.game.evaluate();
+            let e = self.plan.max_view(self.game.evaluate(), max_side)?;
             return Ok(self.score(e)?);
         }
         if ply >= MAX_PLY {
@@ -417,7 +420,7 @@ impl<G: Game> Chance<'_, G> {
         }
         let total: f64 = self.listed.iter().map(|&(_, w)| w).sum();
         if !total.is_finite() {
-            return Err(GameError::BadWeight);
+            return Err(GameError::WeightSumOverflow);
         }
         if total == 0.0 {
             return Err(GameError::ZeroWeights);

@@ -68,7 +68,7 @@ pub(crate) fn search<G: Game>(
     game: &mut G,
     opts: &mut Options<'_>,
 ) -> Result<SearchResult, GameError> {
-    let plan = Plan::new(opts);
+    let plan = Plan::of(game, opts);
     let (mut lent, mut own) = (opts.table.take(), None);
     let table = search_table(opts.method, &mut lent, &mut own, opts.table_bytes);
     let progress = opts.progress.as_mut().map(|p| &mut **p as _);
@@ -134,6 +134,7 @@ impl<G: Game> Engine<'_, G> {
         let sign = if root_max { 1 } else { -1 };
         let mut result = SearchResult::unfinished(None);
         if let Some(score) = self.game.outcome() {
+            let score = self.plan.max_view(score, root_max)?;
             check_score(score)?;
             result.value = score;
             (result.exact, result.proven, result.plies_to_end) = (true, true, Some(0));
@@ -177,15 +178,26 @@ impl<G: Game> Engine<'_, G> {
             } else {
                 depth
             };
-            if let Some(report) = self.progress.as_mut() {
-                report(&Progress {
+            let elapsed = self.plan.start.elapsed();
+            match (self.watch.team, self.progress.as_mut()) {
+                // In a team, each depth is reported once, in order, from the caller's
+                // thread: the iterations the other threads completed before this one too.
+                (Some(team), report) => {
+                    let (nodes, pv) = (self.stats.nodes, &result.pv);
+                    team.record(result.depth, result.value, nodes, elapsed, pv);
+                    if let Some(report) = report {
+                        team.report_upto(u32::MAX, *report);
+                    }
+                }
+                (None, Some(report)) => report(&Progress {
                     depth: result.depth,
                     value: result.value,
                     expected: None,
                     nodes: self.stats.nodes,
-                    elapsed: self.plan.start.elapsed(),
+                    elapsed,
                     pv: &result.pv,
-                });
+                }),
+                (None, None) => {}
             }
             if proven {
                 break;
@@ -262,9 +274,10 @@ impl<G: Game> Engine<'_, G> {
 
     /// The game's score bounds from the side to move's point of view.
     fn side_bounds(&mut self, max_side: bool) -> Result<Option<(i64, i64)>, Halt> {
-        let Some((lo, hi)) = self.game.bounds() else {
+        let Some(bounds) = self.game.bounds() else {
             return Ok(None);
         };
+        let (lo, hi) = self.plan.max_view_bounds(bounds, max_side)?;
         // Bounds are scores: like every score, strictly between INT_MIN and INT_MAX.
         if lo > hi || check_score(lo).is_err() || check_score(hi).is_err() {
             return Err(GameError::BadBounds.into());
@@ -350,6 +363,7 @@ impl<G: Game> Engine<'_, G> {
         };
         let sign: i64 = if max_side { 1 } else { -1 };
         if let Some(score) = self.game.outcome() {
+            let score = self.plan.max_view(score, max_side)?;
             check_score(score)?;
             self.stats.leaves += 1;
             return Ok(value::final_at(sign * score as i64, ply));
@@ -380,7 +394,7 @@ impl<G: Game> Engine<'_, G> {
             }
         }
         if depth == 0 {
-            let e = self.game.evaluate();
+            let e = self.plan.max_view(self.game.evaluate(), max_side)?;
             check_score(e)?;
             self.stats.leaves += 1;
             self.horizon += 1;

@@ -1,10 +1,11 @@
 //! What every search family shares: the plan of a search (its options as plain values),
 //! why a search halts, the team of threads, and the watch on the limits and the stop flag.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::{GameError, Method, Options};
+use super::{Game, GameError, Method, Move, Options, Progress, ScoreView};
 
 /// Why a search stopped before its end.
 pub(crate) enum Halt {
@@ -30,13 +31,45 @@ pub(crate) struct Plan {
     pub time_limit: Option<Duration>,
     pub max_at_root: bool,
     pub refine_distance: bool,
+    /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
+    pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
     /// set-up included.
     pub start: Instant,
 }
 
 impl Plan {
-    pub(crate) fn new(opts: &Options<'_>) -> Plan {
+    /// The plan of a search of `game` with `opts`: asks the game whose view its scores
+    /// take.
+    pub(crate) fn of<G: Game>(game: &mut G, opts: &Options<'_>) -> Plan {
+        let mut plan = Plan::new(opts);
+        plan.side_view = game.score_view() == ScoreView::SideToMove;
+        plan
+    }
+
+    /// A score of the game's, in MAX's view: a side-to-move score at MIN's turn is
+    /// negated (`i32::MIN` cannot be).
+    pub(crate) fn max_view(&self, score: i32, max_side: bool) -> Result<i32, GameError> {
+        if !self.side_view || max_side {
+            return Ok(score);
+        }
+        score.checked_neg().ok_or(GameError::ScoreOutOfRange)
+    }
+
+    /// The game's bounds, in MAX's view.
+    pub(crate) fn max_view_bounds(
+        &self,
+        (lo, hi): (i32, i32),
+        max_side: bool,
+    ) -> Result<(i32, i32), GameError> {
+        if !self.side_view || max_side {
+            return Ok((lo, hi));
+        }
+        let neg = |v: i32| v.checked_neg().ok_or(GameError::BadBounds);
+        Ok((neg(hi)?, neg(lo)?))
+    }
+
+    fn new(opts: &Options<'_>) -> Plan {
         Plan {
             method: opts.method,
             max_depth: opts.max_depth,
@@ -45,6 +78,7 @@ impl Plan {
             time_limit: opts.time_limit,
             max_at_root: opts.max_at_root,
             refine_distance: opts.refine_distance,
+            side_view: false,
             start: Instant::now(),
         }
     }
@@ -55,9 +89,81 @@ impl Plan {
 pub(crate) struct Team {
     halt: AtomicBool,
     nodes: AtomicU64,
+    /// Each depth's first completed iteration, by whichever thread: depth `i + 1` at `i`.
+    /// Every thread completes its depths in order, so the depths have no gap.
+    iterations: Mutex<Vec<Iteration>>,
+    /// The deepest iteration reported to the caller's progress callback.
+    reported: AtomicU32,
+}
+
+/// A completed iteration of a team's search, for the progress reports.
+pub(crate) struct Iteration {
+    pub depth: u32,
+    pub value: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+impl Iteration {
+    pub(crate) fn progress(&self) -> Progress<'_> {
+        Progress {
+            depth: self.depth,
+            value: self.value,
+            expected: None,
+            nodes: self.nodes,
+            elapsed: self.elapsed,
+            pv: &self.pv,
+        }
+    }
 }
 
 impl Team {
+    /// Keeps a thread's completed iteration if no thread completed its depth before.
+    pub(crate) fn record(
+        &self,
+        depth: u32,
+        value: i32,
+        nodes: u64,
+        elapsed: Duration,
+        pv: &[Move],
+    ) {
+        let mut done = self
+            .iterations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if done.last().map_or(0, |i| i.depth) < depth {
+            let nodes = nodes.max(self.nodes.load(Relaxed));
+            let pv = pv.to_vec();
+            done.push(Iteration {
+                depth,
+                value,
+                nodes,
+                elapsed,
+                pv,
+            });
+        }
+    }
+
+    /// Calls `report` on each completed iteration not yet reported, up to depth `upto`,
+    /// in order of depth: each depth once, whichever thread completed it.
+    pub(crate) fn report_upto(&self, upto: u32, report: &mut dyn FnMut(&Progress)) {
+        let done = self
+            .iterations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let from = self.reported.load(Relaxed);
+        for it in done.iter().filter(|i| i.depth > from && i.depth <= upto) {
+            report(&it.progress());
+            self.reported.store(it.depth, Relaxed);
+        }
+    }
+
+    /// The deepest iteration reported so far.
+    pub(crate) fn reported(&self) -> u32 {
+        self.reported.load(Relaxed)
+    }
+
     /// Adds a thread's new nodes to the count; returns the total.
     pub(crate) fn add_nodes(&self, n: u64) -> u64 {
         self.nodes.fetch_add(n, Relaxed) + n

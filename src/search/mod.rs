@@ -60,7 +60,7 @@ pub const MAX_PLIES: u32 = value::MAX_PLY;
 
 /// Searches `game` from its current position and returns the best move and the value,
 /// on one thread (`opts.threads` is for [`search_parallel`]: asked for more than one here,
-/// the result says why it ran on one, in [`SearchResult::single_thread`]). Misbehaving
+/// the result says why it ran on one, in [`SearchResult::fewer_threads`]). Misbehaving
 /// games give `Err`; limits and the stop flag give the last completed iteration's answer
 /// (or, if none completed, the first legal move).
 pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
@@ -82,6 +82,18 @@ pub(crate) fn first_move<G: Game>(game: &mut G) -> Result<Move, GameError> {
     let mut moves = Vec::new();
     game.moves(&mut moves)?;
     moves.first().copied().ok_or(GameError::NoMovesNotOver)
+}
+
+/// Whose point of view a game's scores take ([`Game::score_view`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScoreView {
+    /// MAX's: a position good for MAX scores high whoever is to move there.
+    #[default]
+    Max,
+    /// The side to move's (negamax): a position good for the side to move there scores
+    /// high. At MIN's turn the engine negates the score, so `i32::MIN` is refused there
+    /// (`GameError::ScoreOutOfRange`, or `BadBounds` for bounds).
+    SideToMove,
 }
 
 /// A move: any integer the game chooses.
@@ -120,6 +132,14 @@ pub trait Game {
     fn bounds(&mut self) -> Option<(i32, i32)> {
         None
     }
+    /// Whose point of view `outcome`, `evaluate` and `bounds` take: MAX's (the default,
+    /// as in the textbook) or the side to move's (negamax's, as minimax-rs and easyAI
+    /// games score). Asked once, at the start of a search. Results and progress stay in
+    /// MAX's view either way (MAX is the side to move at the root unless `max_to_move` or
+    /// `Options::max_at_root` says otherwise).
+    fn score_view(&mut self) -> ScoreView {
+        ScoreView::Max
+    }
     /// Whether the position is a chance node: its next step is drawn at random from
     /// [`Game::outcomes`] rather than chosen by a player. Only the chance methods
     /// ([`Method::Expectimax`], [`Method::Star1`], [`Method::Star2`]) search such games.
@@ -153,14 +173,28 @@ pub enum GameError {
     TooDeep,
     /// A chance node listed no outcomes.
     NoOutcomes,
-    /// An outcome's weight was negative, NaN or infinite (or the weights' sum overflowed).
+    /// An outcome's weight was negative, NaN or infinite.
     BadWeight,
     /// A chance node's weights summed to zero.
     ZeroWeights,
     /// A deterministic method met a chance node: use a chance method.
     ChanceNode,
-    /// Star1 and Star2 need the game's score bounds, and the game gave none.
-    NoBounds,
+    /// Star1 and Star2 need the game's score bounds, and the game gave none (C:
+    /// `MM_ERR_NEEDS_BOUNDS`).
+    NeedsBounds,
+    /// A chance node's weights were each finite, but their sum overflows an `f64`.
+    WeightSumOverflow,
+}
+
+impl GameError {
+    /// The name [`GameError::NeedsBounds`] had before 0.4.0, kept so that code written
+    /// for it still builds.
+    #[deprecated(
+        since = "0.4.0",
+        note = "renamed NeedsBounds, as C's MM_ERR_NEEDS_BOUNDS"
+    )]
+    #[allow(non_upper_case_globals)]
+    pub const NoBounds: GameError = GameError::NeedsBounds;
 }
 
 impl std::fmt::Display for GameError {
@@ -176,7 +210,10 @@ impl std::fmt::Display for GameError {
             GameError::BadWeight => "a chance node gave a negative, NaN or infinite weight",
             GameError::ZeroWeights => "a chance node's weights sum to zero",
             GameError::ChanceNode => "a deterministic method met a chance node",
-            GameError::NoBounds => "Star1 and Star2 need the game's score bounds",
+            GameError::NeedsBounds => "Star1 and Star2 need the game's score bounds",
+            GameError::WeightSumOverflow => {
+                "a chance node's weights are each finite but their sum overflows"
+            }
         })
     }
 }
@@ -246,7 +283,9 @@ pub struct Options<'a> {
     pub time_limit: Option<Duration>,
     /// Stop when another thread stores a non-zero value here.
     pub stop: Option<&'a AtomicI32>,
-    /// Called after each completed iteration.
+    /// Called after each completed iteration, on the calling thread: each depth once, in
+    /// order (with threads, also the depths another thread completed first), the last
+    /// being the answer's.
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     /// Whether MAX moves at the root, for games without `max_to_move`.
     pub max_at_root: bool,

@@ -110,7 +110,7 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     game: &mut G,
     opts: &mut Options<'_>,
 ) -> Result<SearchResult, GameError> {
-    let plan = Plan::new(opts); // the clock starts before the table is set up
+    let plan = Plan::of(game, opts); // the clock starts before the table is set up
     let threads = resolve_threads(opts.threads);
     let alone = |game: &mut G, opts: &mut Options<'_>, why| {
         let mut result = search(game, opts)?;
@@ -195,20 +195,22 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     if let Some(panic) = panicked {
         resume_unwind(panic);
     }
-    let reported = outcomes[0].as_ref().map_or(0, |o| o.result.depth);
     let mut result = combine(outcomes, plan)?;
     result.fewer_threads = shortfall;
-    // A helper's answer: its iteration is reported too, so that progress always ends with
-    // the iteration that answered (deeper than any the caller's thread reported).
-    if let (Some(report), true) = (opts.progress.as_mut(), result.depth > reported) {
-        report(&Progress {
-            depth: result.depth,
-            value: result.value,
-            expected: result.expected,
-            nodes: result.stats.nodes,
-            elapsed: result.stats.elapsed,
-            pv: &result.pv,
-        });
+    // The iterations the helpers completed after the caller's thread last reported, in
+    // order, then the one that answered, so that progress always ends with it.
+    if let Some(report) = opts.progress.as_mut() {
+        team.report_upto(result.depth.saturating_sub(1), *report);
+        if result.depth > team.reported() {
+            report(&Progress {
+                depth: result.depth,
+                value: result.value,
+                expected: result.expected,
+                nodes: result.stats.nodes,
+                elapsed: result.stats.elapsed,
+                pv: &result.pv,
+            });
+        }
     }
     Ok(result)
 }

@@ -123,7 +123,9 @@ pub fn leaves_expectimax(
         let width = branching.pow(level);
         if (level % 2 == 1) == max_at_root {
             for node in first..first + width {
-                tree.set_chance(node, &equal).expect("equal weights");
+                // Equal weights are good ones: the only failure is memory.
+                tree.set_chance(node, &equal)
+                    .map_err(|_| TreeError::OutOfMemory)?;
             }
         }
         first += width;

@@ -3,7 +3,7 @@
 //! drawn at random by their weights (see [`crate::tree::chance`]). Built from text
 //! ([`crate::tree::text`]), from CSR arrays, or from a complete tree's leaf array.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use super::solve::GameTree;
@@ -11,17 +11,20 @@ use super::{CompleteTree, TreeError};
 
 /// A tree of any shape. Node 0 is the root; the children of node `i` are
 /// `children[start[i]..start[i] + len[i]]`, leftmost first; a node with none is a leaf.
+/// About five words a node: labels and chance data are kept only where there are some.
 #[derive(Debug, Clone)]
 pub struct Tree {
     start: Vec<usize>,
     len: Vec<usize>,
     children: Vec<usize>,
     values: Vec<i32>,
-    labels: Vec<Option<Box<str>>>,
+    /// The labelled nodes' labels.
+    labels: BTreeMap<usize, Box<str>>,
     parent: Vec<usize>,
-    /// Whether each inner node is a chance node.
+    /// Whether each inner node is a chance node: empty while none is.
     chance: Vec<bool>,
-    /// Each node's weight among its siblings, when its parent is a chance node (else 1).
+    /// Each node's weight among its siblings, when its parent is a chance node (else 1):
+    /// empty while no node is a chance node.
     weight: Vec<f64>,
 }
 
@@ -39,6 +42,8 @@ pub enum CsrError {
     NotATree,
     /// A chance node's weights: one negative, NaN or infinite, or all of them zero.
     BadWeight,
+    /// The tree's memory could not be allocated.
+    OutOfMemory,
 }
 
 impl fmt::Display for CsrError {
@@ -53,6 +58,7 @@ impl fmt::Display for CsrError {
             CsrError::BadWeight => {
                 "a chance node's weights must be finite, non-negative and not all zero"
             }
+            CsrError::OutOfMemory => "the tree's memory could not be allocated",
         })
     }
 }
@@ -81,7 +87,7 @@ impl Tree {
         if offsets.windows(2).any(|w| w[0] > w[1]) {
             return Err(CsrError::BadOffsets);
         }
-        let mut parent = vec![NO_PARENT; n];
+        let mut parent = filled(n, NO_PARENT)?;
         for i in 0..n {
             for &c in &children[offsets[i]..offsets[i + 1]] {
                 if c >= n {
@@ -93,26 +99,19 @@ impl Tree {
                 parent[c] = i;
             }
         }
+        let leaf = |i: usize| offsets[i] == offsets[i + 1];
         let tree = Tree {
-            start: offsets[..n].to_vec(),
-            len: offsets.windows(2).map(|w| w[1] - w[0]).collect(),
-            children: children.to_vec(),
-            values: (0..n)
-                .map(|i| {
-                    if offsets[i] == offsets[i + 1] {
-                        values[i]
-                    } else {
-                        0
-                    }
-                })
-                .collect(),
-            labels: vec![None; n],
+            start: collected(n, offsets[..n].iter().copied())?,
+            len: collected(n, offsets.windows(2).map(|w| w[1] - w[0]))?,
+            children: collected(children.len(), children.iter().copied())?,
+            values: collected(n, (0..n).map(|i| if leaf(i) { values[i] } else { 0 }))?,
+            labels: BTreeMap::new(),
             parent,
-            chance: vec![false; n],
-            weight: vec![1.0; n],
+            chance: Vec::new(),
+            weight: Vec::new(),
         };
         // One parent each and n - 1 edges: a tree exactly when every node is reachable.
-        if tree.preorder().count() != n {
+        if tree.try_preorder_count()? != n {
             return Err(CsrError::NotATree);
         }
         Ok(tree)
@@ -149,6 +148,11 @@ impl Tree {
         if bad || !total.is_finite() || total == 0.0 || weights.len() != self.len[node] {
             return Err(CsrError::BadWeight);
         }
+        if self.chance.is_empty() {
+            let n = self.node_count();
+            self.chance = filled(n, false)?;
+            self.weight = filled(n, 1.0)?;
+        }
         self.chance[node] = true;
         for (i, &w) in weights.iter().enumerate() {
             let c = self.children[self.start[node] + i];
@@ -159,12 +163,12 @@ impl Tree {
 
     /// Whether `node` is a chance node (an inner node whose child is drawn at random).
     pub fn is_chance(&self, node: usize) -> bool {
-        self.chance[node]
+        self.chance.get(node).copied().unwrap_or(false)
     }
 
     /// The weight of `node` among its siblings when its parent is a chance node.
     pub fn weight(&self, node: usize) -> f64 {
-        self.weight[node]
+        self.weight.get(node).copied().unwrap_or(1.0)
     }
 
     /// Whether any node is a chance node.
@@ -172,17 +176,59 @@ impl Tree {
         self.chance.contains(&true)
     }
 
-    /// The general form of a complete tree given by its leaf array.
+    /// The general form of a complete tree given by its leaf array, in level order (node
+    /// `i`'s children are nodes `i * branching + 1 ..`, at `children[i * branching ..]`).
+    /// `TreeError::OutOfMemory` if its memory cannot be had: about five words a node,
+    /// nothing more at any time.
     pub fn from_complete(leaves: &[i32], branching: usize) -> Result<Tree, TreeError> {
         let complete = CompleteTree::new(leaves, branching)?;
         let inner: usize = (0..complete.height()).map(|d| branching.pow(d)).sum();
         let n = inner + leaves.len();
-        // Level order: node i's children are inner + ... contiguous, so offsets rise.
-        let offsets: Vec<usize> = (0..=n).map(|i| i.min(inner) * branching).collect();
-        let children: Vec<usize> = (1..n).collect();
-        let mut values = vec![0; inner];
-        values.extend_from_slice(leaves);
-        Ok(Tree::from_csr(&offsets, &children, &values).expect("a complete tree is a tree"))
+        let oom = |_| TreeError::OutOfMemory;
+        let is_inner = |i: usize| i < inner;
+        Ok(Tree {
+            start: collected(
+                n,
+                (0..n).map(|i| if is_inner(i) { i * branching } else { 0 }),
+            )
+            .map_err(oom)?,
+            len: collected(n, (0..n).map(|i| if is_inner(i) { branching } else { 0 }))
+                .map_err(oom)?,
+            children: collected(n - 1, 1..n).map_err(oom)?,
+            values: collected(n, (0..inner).map(|_| 0).chain(leaves.iter().copied()))
+                .map_err(oom)?,
+            labels: BTreeMap::new(),
+            parent: collected(
+                n,
+                (0..n).map(|i| {
+                    if i == 0 {
+                        NO_PARENT
+                    } else {
+                        (i - 1) / branching
+                    }
+                }),
+            )
+            .map_err(oom)?,
+            chance: Vec::new(),
+            weight: Vec::new(),
+        })
+    }
+
+    /// The number of nodes reachable from the root (with a stack allocated fallibly).
+    fn try_preorder_count(&self) -> Result<usize, CsrError> {
+        let mut stack = Vec::new();
+        stack.try_reserve(64).map_err(|_| CsrError::OutOfMemory)?;
+        stack.push(0);
+        let mut count = 0;
+        while let Some(node) = stack.pop() {
+            count += 1;
+            let kids = self.children(node);
+            stack
+                .try_reserve(kids.len())
+                .map_err(|_| CsrError::OutOfMemory)?;
+            stack.extend(kids.iter().rev());
+        }
+        Ok(count)
     }
 
     /// An empty builder for parsers: nodes are added with [`Tree::add_node`].
@@ -192,7 +238,7 @@ impl Tree {
             len: vec![],
             children: vec![],
             values: vec![],
-            labels: vec![],
+            labels: BTreeMap::new(),
             parent: vec![],
             chance: vec![],
             weight: vec![],
@@ -204,11 +250,16 @@ impl Tree {
         self.start.push(0);
         self.len.push(0);
         self.values.push(value);
-        self.labels.push(label);
+        let node = self.values.len() - 1;
+        if let Some(label) = label {
+            self.labels.insert(node, label);
+        }
         self.parent.push(NO_PARENT);
-        self.chance.push(false);
-        self.weight.push(1.0);
-        self.values.len() - 1
+        if !self.chance.is_empty() {
+            self.chance.push(false);
+            self.weight.push(1.0);
+        }
+        node
     }
 
     /// Gives `node` its children, leftmost first.
@@ -240,7 +291,7 @@ impl Tree {
     }
 
     pub fn label(&self, node: usize) -> Option<&str> {
-        self.labels[node].as_deref()
+        self.labels.get(&node).map(|l| &**l)
     }
 
     /// The parent of `node`, or `None` for the root.
@@ -298,7 +349,7 @@ impl Tree {
     /// Whether every label is distinct (parsed trees always are).
     pub fn labels_are_unique(&self) -> bool {
         let mut seen = HashSet::new();
-        self.labels.iter().flatten().all(|l| seen.insert(l))
+        self.labels.values().all(|l| seen.insert(l))
     }
 }
 
@@ -313,8 +364,8 @@ impl PartialEq for Tree {
                 (Some(x), Some(y)) => {
                     let same = self.len[x] == other.len[y]
                         && self.label(x) == other.label(y)
-                        && self.chance[x] == other.chance[y]
-                        && self.weight[x] == other.weight[y]
+                        && self.is_chance(x) == other.is_chance(y)
+                        && self.weight(x) == other.weight(y)
                         && (!self.is_leaf(x) || self.value(x) == other.value(y));
                     if !same {
                         return false;
@@ -360,6 +411,22 @@ pub fn pruned_subtrees(tree: &Tree, max_at_root: bool) -> Vec<usize> {
     let mut cuts = Cuts(tree, Vec::new());
     super::solve::solve_traced(tree, max_at_root, super::Algorithm::AlphaBeta, &mut cuts);
     cuts.1
+}
+
+/// `n` copies of `value`, or `OutOfMemory` (never an abort: the size comes from a caller).
+fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, CsrError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| CsrError::OutOfMemory)?;
+    v.resize(n, value);
+    Ok(v)
+}
+
+/// The first `n` items, in a vector allocated fallibly.
+fn collected<T>(n: usize, items: impl Iterator<Item = T>) -> Result<Vec<T>, CsrError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| CsrError::OutOfMemory)?;
+    v.extend(items.take(n));
+    Ok(v)
 }
 
 #[cfg(test)]

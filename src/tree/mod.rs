@@ -34,6 +34,8 @@ pub enum TreeError {
     DepthBeyondHeight,
     /// `index` is not in `[0, branching^depth)`.
     NodeOutOfRange,
+    /// The tree's memory could not be allocated.
+    OutOfMemory,
 }
 
 impl fmt::Display for TreeError {
@@ -46,6 +48,7 @@ impl fmt::Display for TreeError {
             }
             TreeError::DepthBeyondHeight => "the depth is greater than the tree's height",
             TreeError::NodeOutOfRange => "the node index is outside [0, branching^depth)",
+            TreeError::OutOfMemory => "the tree's memory could not be allocated",
         })
     }
 }

@@ -5,6 +5,7 @@
  * 0.2.0-sized mm_game (no chance callbacks) and mm_search_result (no `expected`).
  * Prints one summary line ending in "failures N".
  */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,6 +117,8 @@ static int outcomes(void *c, int64_t *out, double *w, size_t cap) {
             w[i] = INFINITY;
         if (t->bad == 7)
             w[i] = 0.0;
+        if (t->bad == 8)
+            w[i] = DBL_MAX; /* each finite; the sum of two overflows */
     }
     return n;
 }
@@ -227,8 +230,8 @@ static void misbehaviour(void) {
     const mm_status want[] = {MM_OK, MM_ERR_GAME_NO_OUTCOMES, MM_ERR_GAME_TOO_MANY_MOVES,
                               MM_ERR_GAME_NEGATIVE_MOVE_COUNT, MM_ERR_GAME_BAD_WEIGHT,
                               MM_ERR_GAME_BAD_WEIGHT, MM_ERR_GAME_BAD_WEIGHT,
-                              MM_ERR_GAME_ZERO_WEIGHTS};
-    for (int bad = 1; bad <= 7; bad++) {
+                              MM_ERR_GAME_ZERO_WEIGHTS, MM_ERR_GAME_WEIGHT_SUM_OVERFLOW};
+    for (int bad = 1; bad <= 8; bad++) {
         t.bad = bad;
         memset(&r, 0xAB, sizeof r);
         mm_search_result before = r;
@@ -247,9 +250,9 @@ static void misbehaviour(void) {
     o = options(MM_SEARCH_EXPECTIMAX, 4);
     CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_OK && close_to(r.expected, 80 / 6.0));
     g.bounds = bounds;
-    /* is_chance without outcomes is a NULL argument. */
+    /* is_chance without outcomes has its own status. */
     g.outcomes = NULL;
-    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_CHANCE_WITHOUT_OUTCOMES);
     g.outcomes = outcomes;
     /* A score outside the bounds Star1 was given. */
     t.score[3] = 99;

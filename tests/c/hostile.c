@@ -27,6 +27,9 @@ static int failures, probes;
 static const int32_t leaves[8] = {3, 5, 6, 9, 1, 2, 0, -1};
 static const char text[] = "((3 5) (6 9))";
 
+/* Never called: a search refuses a copy without its free before any callback. */
+static void *copy_context_stub(void *ctx) { return ctx; }
+
 static void nulls(void) {
     mm_search_options o;
     CHECK(mm_search_options_init(NULL) == MM_ERR_NULL_ARGUMENT);
@@ -56,6 +59,13 @@ static void nulls(void) {
         if (k == 3) h.outcome = NULL;
         if (k == 4) h.evaluate = NULL;
         CHECK(mm_search(&h, &o, &r, NULL, 0) == MM_ERR_NULL_ARGUMENT);
+    }
+    /* A copy that could never be freed. */
+    {
+        mm_game h = g;
+        h.copy_context = copy_context_stub;
+        h.free_context = NULL;
+        CHECK(mm_search(&h, &o, &r, NULL, 0) == MM_ERR_COPY_WITHOUT_FREE);
     }
 
     mm_solution s;
@@ -150,9 +160,9 @@ static void nulls(void) {
     o.time_limit_us = UINT64_MAX;
     CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_OK);
     o.threads = UINT32_MAX; /* would be four billion copies of the game */
-    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_BAD_OPTIONS);
+    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_TOO_MANY_THREADS);
     o.threads = MM_MAX_THREADS + 1;
-    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_BAD_OPTIONS);
+    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_TOO_MANY_THREADS);
     o.threads = MM_MAX_THREADS;
     o.table_bytes = 1u << 20;
     CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_OK && r.threads_used == MM_MAX_THREADS);

@@ -159,13 +159,15 @@ static void copies_and_threads(void) {
     CHECK(search(&g, &o, &r) == MM_OK && r.threads_used == 1);
     int32_t value = r.value;
 
-    /* No copy callback: one thread, said in threads_used. A copy without a free: refused. */
+    /* No copy callback: one thread, said in threads_used and why in fewer_threads. A copy
+       without a free: refused. */
     g.copy_context = NULL;
     g.free_context = NULL;
     o.threads = 4;
     CHECK(search(&g, &o, &r) == MM_OK && r.threads_used == 1 && r.value == value);
+    CHECK(r.fewer_threads == MM_FEWER_THREADS_NO_COPY);
     g.copy_context = counting_copy;
-    CHECK(search(&g, &o, &r) == MM_ERR_NULL_ARGUMENT);
+    CHECK(search(&g, &o, &r) == MM_ERR_COPY_WITHOUT_FREE);
 
     /* Copies made and freed on the caller's thread, as many frees as copies; copies that
        fail leave fewer threads. */

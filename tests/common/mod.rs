@@ -106,7 +106,10 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A directory holding `libminimax.so` and its soname link `libminimax.so.0`, both
+/// The shared library's soname, as build.rs sets it (`libminimax.so.0.4`).
+pub const SONAME: &str = env!("MM_SONAME");
+
+/// A directory holding `libminimax.so` and its soname link (`SONAME`), both
 /// pointing at the library cargo just built, for programs to link and start with.
 pub fn lib_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -116,7 +119,7 @@ pub fn lib_dir() -> PathBuf {
 fn make_lib_dir() -> PathBuf {
     let dir = scratch("lib");
     let built = build_shared_library();
-    for name in ["libminimax.so", "libminimax.so.0"] {
+    for name in ["libminimax.so", SONAME] {
         let link = dir.join(name);
         let _ = std::fs::remove_file(&link);
         std::os::unix::fs::symlink(&built, &link).unwrap();
