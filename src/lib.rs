@@ -15,6 +15,8 @@
 //! assert_eq!((s.value, s.line.as_slice()), (5, &[0, 0, 1][..]));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod ffi;
 pub mod search;
 pub mod tree;

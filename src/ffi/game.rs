@@ -226,14 +226,18 @@ const _: () = assert!(MM_MAX_THREADS as usize == search::MAX_THREADS);
 /// A progress report, after each completed iteration.
 #[repr(C)]
 pub struct mm_progress {
+    /// The depth of the iteration just completed.
     pub depth: u32,
     /// MAX's view.
     pub value: i32,
+    /// Nodes searched so far, on every thread.
     pub nodes: u64,
+    /// Microseconds since the search was called.
     pub elapsed_us: u64,
     /// The principal variation, valid during the call only (ending early as
     /// `mm_search_result.pv_len` says).
     pub pv: *const i64,
+    /// The principal variation's length (its moves are at `pv`).
     pub pv_len: usize,
     /// `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
     pub value_kind: mm_value_kind,
@@ -436,11 +440,15 @@ pub unsafe extern "C" fn mm_table_free(table: *mut mm_table) {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct mm_search_stats {
+    /// Positions visited.
     pub nodes: u64,
     /// Final positions scored plus positions evaluated at the depth limit.
     pub leaves: u64,
+    /// Moves skipped by alpha-beta cutoffs.
     pub cutoffs: u64,
+    /// Transposition table lookups.
     pub table_probes: u64,
+    /// Lookups that found the position.
     pub table_hits: u64,
     /// The wall time of the whole call in microseconds, set-up included, on any number
     /// of threads.

@@ -253,18 +253,23 @@ impl Method {
 /// What a progress report says, after each completed iteration.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress<'a> {
+    /// The depth of the iteration just completed.
     pub depth: u32,
     /// MAX's view (a chance search's expected value, rounded).
     pub value: i32,
     /// A chance search's expected value; `None` for the deterministic methods.
     pub expected: Option<f64>,
+    /// Nodes searched so far (on every thread of a parallel search).
     pub nodes: u64,
+    /// Time since the search was called.
     pub elapsed: Duration,
+    /// The iteration's principal variation.
     pub pv: &'a [Move],
 }
 
 /// How to search.
 pub struct Options<'a> {
+    /// The search method.
     pub method: Method,
     /// The depth limit in plies; `u32::MAX` searches until the value is proven.
     pub max_depth: u32,
@@ -320,11 +325,15 @@ impl Default for Options<'_> {
 /// What a search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchStats {
+    /// Positions visited.
     pub nodes: u64,
     /// Final positions scored and positions evaluated at the depth limit.
     pub leaves: u64,
+    /// Moves skipped by alpha-beta cutoffs.
     pub cutoffs: u64,
+    /// Transposition table lookups.
     pub table_probes: u64,
+    /// Lookups that found the position.
     pub table_hits: u64,
     /// The wall time of the whole call, set-up included, on any number of threads.
     pub elapsed: Duration,

@@ -22,6 +22,7 @@ pub struct ChanceSolution {
     /// The optimal line as child positions from the root, up to the first chance node
     /// (where the next step is drawn, not chosen).
     pub line: Vec<usize>,
+    /// What the search did.
     pub stats: Stats,
     /// Whether the search entered each node: the nodes it did not were pruned.
     pub visited: Vec<bool>,

@@ -15,7 +15,9 @@ pub struct CompleteTree<'a> {
 /// A node of a [`CompleteTree`]: its level and its index within that level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Position {
+    /// The node's depth: 0 for the root.
     pub depth: u32,
+    /// The node's index among the nodes of its depth, from the left.
     pub index: usize,
 }
 
@@ -30,10 +32,12 @@ impl<'a> CompleteTree<'a> {
         })
     }
 
+    /// The tree's height: leaves are `branching^height`.
     pub fn height(&self) -> u32 {
         self.height
     }
 
+    /// Each inner node's number of children.
     pub fn branching(&self) -> usize {
         self.branching
     }

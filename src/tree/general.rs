@@ -272,6 +272,7 @@ impl Tree {
         }
     }
 
+    /// How many nodes the tree has, leaves included.
     pub fn node_count(&self) -> usize {
         self.values.len()
     }
@@ -281,6 +282,7 @@ impl Tree {
         &self.children[self.start[node]..self.start[node] + self.len[node]]
     }
 
+    /// Whether `node` has no children.
     pub fn is_leaf(&self, node: usize) -> bool {
         self.len[node] == 0
     }
@@ -290,6 +292,7 @@ impl Tree {
         self.values[node]
     }
 
+    /// `node`'s label, if the text gave it one.
     pub fn label(&self, node: usize) -> Option<&str> {
         self.labels.get(&node).map(|l| &**l)
     }

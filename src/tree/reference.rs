@@ -98,7 +98,7 @@ pub fn alphabeta_counting(
 }
 
 /// Plain recursive minimax over a tree of any shape: the value of `node` with MAX to move
-/// there if `is_max`. The reference for [`crate::tree::solve`].
+/// there if `is_max`. The reference for [`crate::tree::solve()`].
 pub fn minimax_of<T: GameTree>(tree: &T, node: T::Node, is_max: bool) -> i32 {
     if let Some(v) = tree.leaf_value(node) {
         return v;

@@ -37,9 +37,13 @@ pub enum ParseErrorKind {
 /// A parse error with its 1-based line and column (columns count bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
+    /// What is wrong.
     pub kind: ParseErrorKind,
+    /// 1-based line of the error.
     pub line: usize,
+    /// 1-based column (in bytes) of the error.
     pub column: usize,
+    /// "line L, column C: what is wrong".
     pub message: String,
 }
 
