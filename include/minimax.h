@@ -410,18 +410,30 @@ typedef uint8_t mm_value_kind;
  * A progress report, after each completed iteration.
  */
 typedef struct mm_progress {
+  /**
+   * The depth of the iteration just completed.
+   */
   uint32_t depth;
   /**
    * MAX's view.
    */
   int32_t value;
+  /**
+   * Nodes searched so far, on every thread.
+   */
   uint64_t nodes;
+  /**
+   * Microseconds since the search was called.
+   */
   uint64_t elapsed_us;
   /**
    * The principal variation, valid during the call only (ending early as
    * `mm_search_result.pv_len` says).
    */
   const int64_t *pv;
+  /**
+   * The principal variation's length (its moves are at `pv`).
+   */
   size_t pv_len;
   /**
    * `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
@@ -521,13 +533,25 @@ typedef struct mm_search_options {
  * What a search did.
  */
 typedef struct mm_search_stats {
+  /**
+   * Positions visited.
+   */
   uint64_t nodes;
   /**
    * Final positions scored plus positions evaluated at the depth limit.
    */
   uint64_t leaves;
+  /**
+   * Moves skipped by alpha-beta cutoffs.
+   */
   uint64_t cutoffs;
+  /**
+   * Transposition table lookups.
+   */
   uint64_t table_probes;
+  /**
+   * Lookups that found the position.
+   */
   uint64_t table_hits;
   /**
    * The wall time of the whole call in microseconds, set-up included, on any number
