@@ -7,19 +7,24 @@ mod common;
 
 use std::process::Command;
 
-#[test]
-fn the_package_lists_a_source_release_and_nothing_else() {
+/// What `cargo ARGS` prints in the repository, which must succeed.
+fn cargo(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO"))
-        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .args(args)
         .current_dir(common::root())
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "{}",
+        "cargo {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let list = String::from_utf8(out.stdout).unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_package_lists_a_source_release_and_nothing_else() {
+    let list = cargo(&["package", "--list", "--allow-dirty", "--offline"]);
     let files: Vec<&str> = list.lines().collect();
     for needed in [
         "Cargo.toml",
@@ -53,25 +58,16 @@ fn the_package_lists_a_source_release_and_nothing_else() {
 #[test]
 fn a_rust_dependent_does_not_build_cbindgen() {
     let tree = |features: &[&str]| {
-        let out = Command::new(env!("CARGO"))
-            .args([
-                "tree",
-                "--offline",
-                "-e",
-                "normal,build",
-                "--prefix",
-                "none",
-            ])
-            .args(features)
-            .current_dir(common::root())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        let mut args = vec![
+            "tree",
+            "--offline",
+            "-e",
+            "normal,build",
+            "--prefix",
+            "none",
+        ];
+        args.extend_from_slice(features);
+        cargo(&args)
     };
     let plain = tree(&[]);
     assert!(

@@ -14,15 +14,7 @@
 
 #include "minimax.h"
 
-static int failures, checks;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "line %d: check failed: %s\n", __LINE__, #cond);                       \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 enum { MAXN = 4000, MAXKIDS = 4, MAXDEPTH = 16 };
 enum kind { KMAX, KMIN, KCHANCE };

@@ -14,15 +14,7 @@
 
 #include "../../c_examples/connect4_game.h"
 
-static int failures, probes;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        probes++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "line %d: check failed: %s\n", __LINE__, #cond);                       \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 static const int32_t leaves[8] = {3, 5, 6, 9, 1, 2, 0, -1};
 static const char text[] = "((3 5) (6 9))";
@@ -303,6 +295,6 @@ int main(void) {
     nulls();
     reentrancy();
     two_threads_one_table();
-    printf("hostile: %d probes, failures %d\n", probes, failures);
+    printf("hostile: %d probes, failures %d\n", checks, failures);
     return failures != 0;
 }

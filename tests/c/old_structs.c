@@ -14,15 +14,7 @@
 
 #include "minimax.h"
 
-static int failures, probes;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        probes++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "line %d: check failed: %s\n", __LINE__, #cond);                       \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 /* mm_game as version 0.2.0 declared it: no chance callbacks, 96 bytes. */
 typedef struct {
@@ -343,6 +335,6 @@ int main(void) {
     side_to_move();
     sized_inits();
     fewer_threads();
-    printf("old_structs: %d probes, failures %d\n", probes, failures);
+    printf("old_structs: %d probes, failures %d\n", checks, failures);
     return failures != 0;
 }

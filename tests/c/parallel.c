@@ -14,14 +14,7 @@
 
 #include "../../c_examples/connect4_game.h"
 
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "line %d: check failed: %s\n", __LINE__, #cond);                       \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 static uint64_t seed = 0x2545F4914F6CDD1DULL;
 static uint64_t next(void) {
