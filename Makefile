@@ -81,11 +81,15 @@ bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
 	$(CURDIR)/target/release/examples/overhead | tee $(BUILD)/bench-overhead.log
 	$(BUILD)/connect4_bench --data $(C4_DATA) --rust $(CURDIR)/target/release/examples/connect4 \
 	  | tee $(BUILD)/bench-connect4.log
+	@# Against minimax-rs 0.6: a crate of its own (benches/peer), so that the library never
+	@# depends on it.
+	$(CARGO) run --release --quiet --manifest-path benches/peer/Cargo.toml -- --data $(abspath $(C4_DATA)) \
+	  | tee $(BUILD)/bench-peer.log
 	@# One SUMMARY line of every program's figures, last; a program that failed left none.
-	@for f in 2048 star overhead connect4; do grep -q '^SUMMARY' $(BUILD)/bench-$$f.log || \
+	@for f in 2048 star overhead connect4 peer; do grep -q '^SUMMARY' $(BUILD)/bench-$$f.log || \
 	  { echo "bench: $$f gave no SUMMARY"; exit 1; }; done
 	@echo "SUMMARY $$(sed -n 's/^SUMMARY //p' $(BUILD)/bench-2048.log $(BUILD)/bench-star.log $(BUILD)/bench-overhead.log \
-	  $(BUILD)/bench-connect4.log | tr '\n' ' ')"
+	  $(BUILD)/bench-connect4.log $(BUILD)/bench-peer.log | tr '\n' ' ')"
 
 $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)
 	$(CC) -O2 -std=c99 -Wall -Wextra -Iinclude $< -o $@ $(LDLIBS)

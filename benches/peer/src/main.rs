@@ -1,0 +1,429 @@
+//! libminimax against minimax-rs 0.6 (the Rust peer; MIT, a dependency of this benchmark
+//! only) in one process, on one plain Connect Four type that both libraries search: the
+//! same positions (Pons' sets), the same move order (centre first), the same evaluation
+//! (stones weighted by column), no threat ordering and no score bounds. It prints time
+//! and node ratios (ours over theirs) and checks that the values agree.
+//!
+//! The board is a bitboard as John Tromp and Pascal Pons describe it in their published
+//! write-ups (a column of 6 cells plus a sentinel bit, the side to move's stones and all
+//! stones): written here from that description.
+//!
+//! Usage: peer-bench [--data DIR] [--positions N] [--exact N] (`--exact 0` skips the
+//! exact solves).
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+use ours::search::{
+    Game, GameError, Method, Move, Options, ScoreView, Table, search, search_parallel,
+};
+use peer::{Evaluation, Evaluator, Strategy, Winner};
+
+const WIDTH: u32 = 7;
+const HEIGHT: u32 = 6;
+/// The centre first, then outwards: both libraries try moves in this order.
+const ORDER: [u8; 7] = [3, 2, 4, 1, 5, 0, 6];
+/// Our score for a won game (theirs is `BEST_EVAL`); evaluations stay far below it.
+const WIN: i32 = 1000;
+
+fn bottom(col: u32) -> u64 {
+    1 << (col * (HEIGHT + 1))
+}
+fn top(col: u32) -> u64 {
+    1 << (HEIGHT - 1 + col * (HEIGHT + 1))
+}
+fn column(col: u32) -> u64 {
+    ((1 << HEIGHT) - 1) << (col * (HEIGHT + 1))
+}
+
+/// Whether `stones` hold four in a row, by shifting the board along each direction.
+fn four(stones: u64) -> bool {
+    [1, HEIGHT, HEIGHT + 1, HEIGHT + 2].iter().any(|&d| {
+        let pairs = stones & (stones >> d);
+        pairs & (pairs >> (2 * d)) != 0
+    })
+}
+
+/// A Connect Four position: the side to move's stones, all stones, and the count.
+#[derive(Clone, Copy, Debug)]
+struct Board {
+    me: u64,
+    mask: u64,
+    stones: u32,
+}
+
+thread_local! {
+    /// Moves played on this thread: the node count of both libraries, counted alike.
+    static PLAYED: Cell<u64> = const { Cell::new(0) };
+}
+
+fn played() -> u64 {
+    PLAYED.with(Cell::get)
+}
+
+impl Board {
+    fn parse(moves: &str) -> Option<Board> {
+        let mut b = Board {
+            me: 0,
+            mask: 0,
+            stones: 0,
+        };
+        for c in moves.bytes() {
+            let col = c.checked_sub(b'1')? as u32;
+            if col >= WIDTH || !b.can_play(col) || b.won_by_last() {
+                return None;
+            }
+            b.play(col);
+        }
+        Some(b)
+    }
+    fn can_play(&self, col: u32) -> bool {
+        self.mask & top(col) == 0
+    }
+    fn play(&mut self, col: u32) {
+        PLAYED.with(|p| p.set(p.get() + 1));
+        self.me ^= self.mask;
+        self.mask |= self.mask + bottom(col);
+        self.stones += 1;
+    }
+    fn undo(&mut self, col: u32) {
+        let stones = self.mask & column(col);
+        let highest = 1u64 << (63 - stones.leading_zeros());
+        self.mask ^= highest;
+        self.me ^= self.mask;
+        self.stones -= 1;
+    }
+    /// Whether the side that just moved made four.
+    fn won_by_last(&self) -> bool {
+        four(self.me ^ self.mask)
+    }
+    fn full(&self) -> bool {
+        self.stones == WIDTH * HEIGHT
+    }
+    fn legal(&self) -> impl Iterator<Item = u8> + '_ {
+        ORDER.into_iter().filter(|&c| self.can_play(c as u32))
+    }
+    /// The side to move's stones weighted by column (3 in the centre, 2 and 1 beside it),
+    /// minus the opponent's.
+    fn evaluate(&self) -> i32 {
+        let weight = |s: u64| {
+            3 * (s & column(3)).count_ones()
+                + 2 * (s & (column(2) | column(4))).count_ones()
+                + (s & (column(1) | column(5))).count_ones()
+        };
+        weight(self.me) as i32 - weight(self.me ^ self.mask) as i32
+    }
+    /// A hash of the position (`me + mask` is unique), mixed.
+    fn hash(&self) -> u64 {
+        let mut h = (self.me + self.mask).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 31;
+        h
+    }
+}
+
+/// Ours: scores from the side to move, as minimax-rs's are.
+impl Game for Board {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend(self.legal().map(Move::from));
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        Board::play(self, mv as u32);
+    }
+    fn undo(&mut self, mv: Move) {
+        Board::undo(self, mv as u32);
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        if self.won_by_last() {
+            Some(-WIN)
+        } else {
+            self.full().then_some(0)
+        }
+    }
+    fn evaluate(&mut self) -> i32 {
+        Board::evaluate(self)
+    }
+    fn hash(&mut self) -> Option<u64> {
+        Some(Board::hash(self))
+    }
+    fn score_view(&mut self) -> ScoreView {
+        ScoreView::SideToMove
+    }
+}
+
+/// Theirs.
+struct C4;
+
+impl peer::Game for C4 {
+    type S = Board;
+    type M = u8;
+    fn generate_moves(s: &Board, moves: &mut Vec<u8>) -> Option<Winner> {
+        if let Some(w) = Self::get_winner(s) {
+            return Some(w);
+        }
+        moves.extend(s.legal());
+        None
+    }
+    fn apply(s: &mut Board, m: u8) -> Option<Board> {
+        s.play(m as u32);
+        None
+    }
+    fn undo(s: &mut Board, m: u8) {
+        s.undo(m as u32);
+    }
+    fn get_winner(s: &Board) -> Option<Winner> {
+        if s.won_by_last() {
+            Some(Winner::PlayerJustMoved)
+        } else if s.full() {
+            Some(Winner::Draw)
+        } else {
+            None
+        }
+    }
+    fn zobrist_hash(s: &Board) -> u64 {
+        s.hash()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Eval;
+
+impl Evaluator for Eval {
+    type G = C4;
+    fn evaluate(&self, s: &Board) -> Evaluation {
+        s.evaluate() as Evaluation
+    }
+}
+
+/// Their value in our terms: a win or a loss is ±WIN.
+fn theirs_as_ours(v: Evaluation) -> i32 {
+    if v == peer::BEST_EVAL {
+        WIN
+    } else if v <= peer::WORST_EVAL {
+        -WIN
+    } else {
+        v as i32
+    }
+}
+
+/// Time and nodes of one side of a comparison.
+#[derive(Default, Clone, Copy)]
+struct Cost {
+    time: Duration,
+    nodes: u64,
+}
+
+impl Cost {
+    fn add(&mut self, time: Duration, nodes: u64) {
+        self.time += time;
+        self.nodes += nodes;
+    }
+    fn per_second(&self) -> f64 {
+        self.nodes as f64 / self.time.as_secs_f64()
+    }
+}
+
+/// Runs `f`, returning its answer with the time and the moves played on this thread.
+fn measure<T>(f: impl FnOnce() -> T) -> (T, Duration, u64) {
+    let (n, t) = (played(), Instant::now());
+    let out = f();
+    (out, t.elapsed(), played() - n)
+}
+
+struct Report {
+    lines: Vec<String>,
+    met: usize,
+    targets: usize,
+}
+
+impl Report {
+    fn target(&mut self, name: &str, ratio: f64, at_most: bool, bound: f64) {
+        let ok = if at_most {
+            ratio <= bound
+        } else {
+            ratio >= bound
+        };
+        let rule = if at_most { "at most" } else { "at least" };
+        let line = format!(
+            "TARGET {name}: {ratio:.2}x ({rule} {bound:.2}x) {}",
+            if ok { "met" } else { "NOT MET" }
+        );
+        println!("{line}");
+        self.lines.push(line);
+        self.targets += 1;
+        self.met += ok as usize;
+    }
+}
+
+fn load(dir: &str, set: &str, n: usize) -> Vec<Board> {
+    let path = format!("{dir}/{set}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter_map(|l| Board::parse(l.split_whitespace().next()?))
+        .filter(|b| !b.won_by_last() && !b.full())
+        .take(n)
+        .collect()
+}
+
+/// Fixed depth without a table: our alpha-beta against their `Negamax`.
+fn plain(positions: &[Board], depth: u32, report: &mut Report) {
+    let (mut us, mut them) = (Cost::default(), Cost::default());
+    for b in positions {
+        let mut opts = Options {
+            method: Method::AlphaBeta,
+            max_depth: depth,
+            iterative_deepening: false,
+            table_bytes: 0,
+            ..Options::default()
+        };
+        let (r, t, n) = measure(|| search(&mut b.clone(), &mut opts).unwrap());
+        us.add(t, n);
+        let mut negamax = peer::Negamax::new(Eval, depth as u8);
+        let (_, t, n) = measure(|| negamax.choose_move(b));
+        them.add(t, n);
+        let theirs = theirs_as_ours(negamax.root_value());
+        assert_eq!(r.value, theirs, "depth {depth}, {b:?}: the values differ");
+    }
+    println!(
+        "plain alpha-beta, depth {depth}, no table: ours {:.3} s, {} nodes ({:.1}M/s); \
+         theirs {:.3} s, {} nodes ({:.1}M/s); values agree",
+        us.time.as_secs_f64(),
+        us.nodes,
+        us.per_second() / 1e6,
+        them.time.as_secs_f64(),
+        them.nodes,
+        them.per_second() / 1e6,
+    );
+    let time = us.time.as_secs_f64() / them.time.as_secs_f64();
+    report.target(&format!("plain depth {depth} time"), time, true, 1.0);
+    let speed = us.per_second() / them.per_second();
+    report.target(&format!("plain depth {depth} nodes/s"), speed, false, 1.0);
+}
+
+/// The table memory both get in the deepening and parallel runs.
+const TABLE_BYTES: usize = 64 << 20;
+
+/// Iterative deepening with a table of equal memory: ours (PVS) against `IterativeSearch`;
+/// on `threads` 2, against `ParallelSearch`.
+fn deepening(positions: &[Board], depth: u32, threads: usize, report: &mut Report) {
+    let (mut us, mut them) = (Cost::default(), Cost::default());
+    let mut differ = 0;
+    let mut table = Table::new(TABLE_BYTES).expect("a table");
+    for b in positions {
+        table.clear();
+        let mut opts = Options {
+            method: Method::Pvs,
+            max_depth: depth,
+            iterative_deepening: true,
+            table: Some(&mut table),
+            threads,
+            ..Options::default()
+        };
+        let (r, t, n) = measure(|| search_parallel(&mut b.clone(), &mut opts).unwrap());
+        us.add(t, n);
+        let options = peer::IterativeOptions::new().with_table_byte_size(TABLE_BYTES);
+        let (theirs, t, n) = if threads == 1 {
+            let mut s = peer::IterativeSearch::new(Eval, options);
+            s.set_max_depth(depth as u8);
+            let (_, t, n) = measure(|| s.choose_move(b));
+            (s.root_value(), t, n)
+        } else {
+            let par = peer::ParallelOptions::new().with_num_threads(threads);
+            let mut s = peer::ParallelSearch::new(Eval, options, par);
+            s.set_max_depth(depth as u8);
+            let (_, t, n) = measure(|| s.choose_move(b));
+            (s.root_value(), t, n)
+        };
+        them.add(t, n);
+        differ += (r.value != theirs_as_ours(theirs)) as usize;
+    }
+    let what = if threads == 1 {
+        "deepening".to_string()
+    } else {
+        format!("{threads} threads")
+    };
+    // On more threads, nodes are counted on the calling thread only: time is the measure.
+    println!(
+        "{what}, depth {depth}, {} MiB tables: ours {:.3} s; theirs {:.3} s; \
+         values differ on {differ} of {} positions (a table's depth-limited values may)",
+        TABLE_BYTES >> 20,
+        us.time.as_secs_f64(),
+        them.time.as_secs_f64(),
+        positions.len(),
+    );
+    let time = us.time.as_secs_f64() / them.time.as_secs_f64();
+    let bound = if threads == 1 { 1.0 } else { 0.8 };
+    report.target(&format!("{what} depth {depth} time"), time, true, bound);
+}
+
+/// Exact solving of the plain type on 1 and 2 threads (ours only).
+fn exact(positions: &[Board], report: &mut Report) {
+    let mut times = [Duration::ZERO; 2];
+    let mut values = [Vec::new(), Vec::new()];
+    let mut table = Table::new(TABLE_BYTES).expect("a table");
+    for (i, threads) in [1, 2].into_iter().enumerate() {
+        for b in positions {
+            table.clear();
+            let mut opts = Options {
+                method: Method::Exact,
+                iterative_deepening: false,
+                table: Some(&mut table),
+                threads,
+                ..Options::default()
+            };
+            let (r, t, _) = measure(|| search_parallel(&mut b.clone(), &mut opts).unwrap());
+            assert!(r.proven);
+            times[i] += t;
+            values[i].push(r.value.signum());
+        }
+    }
+    assert_eq!(values[0], values[1], "1 and 2 threads give the same values");
+    println!(
+        "exact solve, {} positions, plain type: 1 thread {:.3} s, 2 threads {:.3} s",
+        positions.len(),
+        times[0].as_secs_f64(),
+        times[1].as_secs_f64()
+    );
+    let speedup = times[0].as_secs_f64() / times[1].as_secs_f64();
+    report.target("exact solve speed-up on 2 threads", speedup, false, 1.5);
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (mut dir, mut n, mut n_exact) = ("../shared/data/connect4".to_string(), 20, 50);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().expect("a value after the option");
+        match a.as_str() {
+            "--data" => dir = value(),
+            "--positions" => n = value().parse().expect("a count"),
+            "--exact" => n_exact = value().parse().expect("a count"),
+            _ => panic!("usage: peer-bench [--data DIR] [--positions N] [--exact N]"),
+        }
+    }
+    // Early positions (Test_L1_R2: 0 to 14 stones played, 14 to 28 moves left) for the
+    // depth-limited runs, which then stop at the depth rather than at the game's end.
+    let early = load(&dir, "Test_L1_R2", n);
+    println!(
+        "libminimax against minimax-rs 0.6, {} positions of Test_L1_R2; ratios are ours over theirs",
+        early.len()
+    );
+    let mut report = Report {
+        lines: Vec::new(),
+        met: 0,
+        targets: 0,
+    };
+    for depth in [10, 12] {
+        plain(&early, depth, &mut report);
+    }
+    for depth in [10, 12] {
+        deepening(&early, depth, 1, &mut report);
+    }
+    deepening(&early, 12, 2, &mut report);
+    if n_exact > 0 {
+        exact(&load(&dir, "Test_L2_R2", n_exact), &mut report);
+    }
+    println!(
+        "SUMMARY peer: {} of {} targets met",
+        report.met, report.targets
+    );
+}
