@@ -444,8 +444,10 @@ impl<G: Game> Engine<'_, G> {
             if moves.is_empty() {
                 return Err(GameError::NoMovesNotOver.into());
             }
-            if let Some(i) = moves.iter().position(|&m| m == table_move) {
-                moves[..=i].rotate_right(1);
+            if table_move != NO_MOVE {
+                if let Some(i) = moves.iter().position(|&m| m == table_move) {
+                    moves[..=i].rotate_right(1);
+                }
             }
             self.children(&moves, depth, ply, max_side, alpha, beta)
         });
