@@ -41,6 +41,31 @@ struct Draw {
     /// The sums of `p * lo` and `p * hi` over the outcomes after this one.
     lo_rest: f64,
     hi_rest: f64,
+    /// Star2's probe of this outcome's position, if it made one: kept so that the full
+    /// search of the position does not search that move again.
+    probe: Option<Probe>,
+}
+
+/// A probe's result: the position's first move searched within `(alpha, beta)`.
+#[derive(Clone, Copy)]
+struct Probe {
+    mv: Move,
+    value: f64,
+    alpha: f64,
+    beta: f64,
+    /// Whether no line below it was cut by the depth limit.
+    proven: bool,
+}
+
+impl Probe {
+    /// The move's value as a search within `(alpha, beta)` would give it (fail-soft), if
+    /// the probe tells: its exact value, or a bound beyond that window's edge too. The
+    /// windows of the full search lie within the probe's, so this is usually the case.
+    fn value_within(&self, alpha: f64, beta: f64) -> Option<f64> {
+        let v = self.value;
+        let exact = v > self.alpha && v < self.beta;
+        (exact || (v >= self.beta && v >= beta) || (v <= self.alpha && v <= alpha)).then_some(v)
+    }
 }
 
 struct Chance<'a, G: Game> {
@@ -62,6 +87,9 @@ struct Chance<'a, G: Game> {
     draws: Vec<Vec<Draw>>,
     /// The game's outcome list, before it is checked and turned into `Draw`s.
     listed: Vec<(Move, f64)>,
+    /// A Star2 probe of the position about to be searched (at ply `.0`), handed from the
+    /// chance node to it.
+    hint: Option<(u32, Probe)>,
 }
 
 /// Searches a game that may have chance nodes, by `opts.method` (a chance method), on one
@@ -89,6 +117,7 @@ pub(crate) fn search<G: Game>(
         moves: Vec::new(),
         draws: Vec::new(),
         listed: Vec::new(),
+        hint: None,
     };
     let result = chance.run();
     opts.table = lent;
@@ -207,10 +236,14 @@ impl<G: Game> Chance<'_, G> {
         depth: u32,
         ply: u32,
         max_side: bool,
-        alpha: f64,
-        beta: f64,
+        mut alpha: f64,
+        mut beta: f64,
     ) -> Result<f64, Halt> {
-        self.stats.nodes += 1;
+        // A position a probe entered was counted then.
+        let hint = self.hint.take().filter(|h| h.0 == ply).map(|h| h.1);
+        if hint.is_none() {
+            self.stats.nodes += 1;
+        }
         self.watch.check(self.stats.nodes)?;
         let p = ply as usize;
         self.grow(p);
@@ -255,6 +288,11 @@ impl<G: Game> Chance<'_, G> {
                     }
                     return Ok(v);
                 }
+                if e.fits(depth) && e.bound != Bound::Exact {
+                    // Searched before with a window that did not hold this one: this time
+                    // the exact value, so that the position is searched at most twice.
+                    (alpha, beta) = (f64::NEG_INFINITY, f64::INFINITY);
+                }
             }
         }
         let horizon_before = self.horizon;
@@ -264,7 +302,7 @@ impl<G: Game> Chance<'_, G> {
                 NO_MOVE,
             )
         } else {
-            self.player_node(depth, ply, max_side, alpha, beta, table_move)?
+            self.player_node(depth, ply, max_side, alpha, beta, table_move, hint)?
         };
         if let (Some(key), Some(table)) = (key, self.table) {
             let bound = Bound::of(v, alpha, beta);
@@ -302,6 +340,7 @@ impl<G: Game> Chance<'_, G> {
         mut alpha: f64,
         mut beta: f64,
         table_move: Move,
+        hint: Option<Probe>,
     ) -> Result<(f64, Move), Halt> {
         let p = ply as usize;
         let mut moves = std::mem::take(&mut self.moves[p]);
@@ -314,8 +353,12 @@ impl<G: Game> Chance<'_, G> {
                 if moves.is_empty() {
                     return Err(GameError::NoMovesNotOver.into());
                 }
-                if let Some(i) = moves.iter().position(|&m| m == table_move) {
-                    moves[..=i].rotate_right(1);
+                // The probed move first (its value is known), else the table's.
+                let first = hint.map_or(table_move, |h| h.mv);
+                if first != NO_MOVE {
+                    if let Some(i) = moves.iter().position(|&m| m == first) {
+                        moves[..=i].rotate_right(1);
+                    }
                 }
                 let prune = self.plan.method != Method::Expectimax;
                 let mut best = (f64::NAN, NO_MOVE);
@@ -325,11 +368,23 @@ impl<G: Game> Chance<'_, G> {
                     } else {
                         (f64::NEG_INFINITY, f64::INFINITY)
                     };
-                    let v = self.child(mv, depth, ply, max_side, a, b)?;
+                    let known = hint
+                        .filter(|h| i == 0 && h.mv == mv)
+                        .and_then(|h| h.value_within(a, b).map(|v| (v, h.proven)));
+                    let v = match known {
+                        Some((v, proven)) => {
+                            if !proven {
+                                self.horizon += 1; // its subtree met the depth limit
+                            }
+                            v
+                        }
+                        None => self.child(mv, depth, ply, max_side, a, b)?,
+                    };
                     let better = if max_side { v > best.0 } else { v < best.0 };
                     if i == 0 || better {
                         best = (v, mv);
-                        self.set_pv(p, mv);
+                        // A probed move's line below was overwritten since: the move alone.
+                        self.pv.set(p, mv, known.is_none());
                     }
                     if prune {
                         if max_side {
@@ -438,6 +493,7 @@ impl<G: Game> Chance<'_, G> {
                     hi: self.hi,
                     lo_rest: 0.0,
                     hi_rest: 0.0,
+                    probe: None,
                 }),
         );
         Ok(())
@@ -494,7 +550,9 @@ impl<G: Game> Chance<'_, G> {
             }
             let probed = self.probe(depth - 1, ply + 1, child_max, window.0, window.1);
             self.game.undo(d.mv);
-            let Some(v) = probed? else { continue };
+            let Some(probe) = probed? else { continue };
+            draw.probe = Some(probe);
+            let v = probe.value;
             let (a, b) = window;
             // A value inside the window is the move's own (a bound on the position); one
             // beyond it is a bound on the move's, in the same direction.
@@ -527,7 +585,7 @@ impl<G: Game> Chance<'_, G> {
         max_side: bool,
         alpha: f64,
         beta: f64,
-    ) -> Result<Option<f64>, Halt> {
+    ) -> Result<Option<Probe>, Halt> {
         if depth == 0 || self.game.outcome().is_some() || self.game.is_chance() {
             return Ok(None);
         }
@@ -552,7 +610,16 @@ impl<G: Game> Chance<'_, G> {
                 } else {
                     *moves.first().ok_or(GameError::NoMovesNotOver)?
                 };
-                self.child(mv, depth, ply, max_side, alpha, beta)
+                let horizon = self.horizon;
+                let value = self.child(mv, depth, ply, max_side, alpha, beta)?;
+                let proven = self.horizon == horizon;
+                Ok(Probe {
+                    mv,
+                    value,
+                    alpha,
+                    beta,
+                    proven,
+                })
             });
         self.moves[p] = moves;
         first.map(Some)
@@ -592,6 +659,7 @@ impl<G: Game> Chance<'_, G> {
             }
             let a = (alpha - sum - hi_rest) / d.p;
             let b = (beta - sum - lo_rest) / d.p;
+            self.hint = d.probe.map(|probe| (ply + 1, probe));
             let v = self.child(d.mv, depth, ply, max_side, a, b)?;
             if v <= a {
                 self.stats.cutoffs += 1;
