@@ -332,6 +332,7 @@ impl<G: Game> Chance<'_, G> {
 
     /// A MAX or MIN node: plain expectiminimax, or fail-soft alpha-beta. Returns the value
     /// and the best move.
+    #[allow(clippy::too_many_arguments)]
     fn player_node(
         &mut self,
         depth: u32,
