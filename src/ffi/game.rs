@@ -299,6 +299,30 @@ pub struct mm_search_options {
     pub threads: u32,
 }
 
+impl Default for mm_search_options {
+    /// What `mm_search_options_init_sized` writes: this version's size and the defaults.
+    fn default() -> Self {
+        let d = Options::default();
+        mm_search_options {
+            struct_size: size_of::<mm_search_options>(),
+            method: MM_SEARCH_ALPHABETA,
+            max_depth: d.max_depth,
+            iterative_deepening: d.iterative_deepening,
+            table_bytes: d.table_bytes,
+            node_limit: 0,
+            time_limit_us: 0,
+            stop: std::ptr::null(),
+            progress: None,
+            progress_context: std::ptr::null_mut(),
+            max_at_root: d.max_at_root,
+            refine_distance: d.refine_distance,
+            max_moves: 256,
+            table: std::ptr::null_mut(),
+            threads: 1,
+        }
+    }
+}
+
 /// A transposition table that many searches can reuse (opaque).
 pub struct mm_table {
     table: Table,
@@ -519,26 +543,15 @@ pub unsafe extern "C" fn mm_search_options_init_sized(
 ) -> mm_status {
     status_call(|| {
         let options = non_null(options)?;
-        let d = Options::default();
-        let init = mm_search_options {
-            struct_size: size_of::<mm_search_options>(),
-            method: MM_SEARCH_ALPHABETA,
-            max_depth: d.max_depth,
-            iterative_deepening: d.iterative_deepening,
-            table_bytes: d.table_bytes,
-            node_limit: 0,
-            time_limit_us: 0,
-            stop: std::ptr::null(),
-            progress: None,
-            progress_context: std::ptr::null_mut(),
-            max_at_root: d.max_at_root,
-            refine_distance: d.refine_distance,
-            max_moves: 256,
-            table: std::ptr::null_mut(),
-            threads: 1,
-        };
         // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
-        unsafe { write_sized(options, init, size, &[OPTIONS_SIZE_WITHOUT_THREADS]) }
+        unsafe {
+            write_sized(
+                options,
+                mm_search_options::default(),
+                size,
+                &[OPTIONS_SIZE_WITHOUT_THREADS],
+            )
+        }
     })
 }
 
@@ -726,13 +739,7 @@ pub unsafe extern "C" fn mm_search(
         if pv.is_null() && pv_cap > 0 {
             return Err(MM_ERR_NULL_ARGUMENT);
         }
-        let mut defaults = std::mem::MaybeUninit::uninit();
-        // SAFETY: a writable local of this size.
-        unsafe {
-            mm_search_options_init_sized(defaults.as_mut_ptr(), size_of::<mm_search_options>())
-        };
-        // SAFETY: just initialised.
-        let defaults = unsafe { defaults.assume_init() };
+        let defaults = mm_search_options::default();
         let c_opts = if options.is_null() {
             defaults
         } else {

@@ -20,6 +20,7 @@ use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
 use super::value::MAX_PLY;
 use super::{
     Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats, first_move,
+    move_first,
 };
 
 /// The principal variation's entry for a chance step: the outcome is not chosen.
@@ -355,12 +356,7 @@ impl<G: Game> Chance<'_, G> {
                     return Err(GameError::NoMovesNotOver.into());
                 }
                 // The probed move first (its value is known), else the table's.
-                let first = hint.map_or(table_move, |h| h.mv);
-                if first != NO_MOVE {
-                    if let Some(i) = moves.iter().position(|&m| m == first) {
-                        moves[..=i].rotate_right(1);
-                    }
-                }
+                move_first(&mut moves, hint.map_or(table_move, |h| h.mv));
                 let prune = self.plan.method != Method::Expectimax;
                 let mut best = (f64::NAN, NO_MOVE);
                 for (i, &mv) in moves.iter().enumerate() {

@@ -14,6 +14,7 @@ use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
 use super::value::{self, INF, MAX_PLY, check_score};
 use super::{
     Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats, first_move,
+    move_first,
 };
 
 /// A node's best value and move so far, and its raised alpha.
@@ -444,11 +445,7 @@ impl<G: Game> Engine<'_, G> {
             if moves.is_empty() {
                 return Err(GameError::NoMovesNotOver.into());
             }
-            if table_move != NO_MOVE {
-                if let Some(i) = moves.iter().position(|&m| m == table_move) {
-                    moves[..=i].rotate_right(1);
-                }
-            }
+            move_first(&mut moves, table_move);
             self.children(&moves, depth, ply, max_side, alpha, beta)
         });
         self.moves[p] = moves;

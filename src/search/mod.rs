@@ -75,6 +75,16 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
     Ok(result)
 }
 
+/// Puts `first` in front of `moves` if it is one of them (a table's or a probe's move;
+/// `NO_MOVE` is none), the others keeping their order.
+pub(crate) fn move_first(moves: &mut [Move], first: Move) {
+    if first != table::NO_MOVE {
+        if let Some(i) = moves.iter().position(|&m| m == first) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+}
+
 /// The first legal move, the answer of a search stopped before any iteration finished:
 /// still a legal move, and the game still held to its contract (no moves and not over is
 /// an error).

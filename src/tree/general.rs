@@ -184,19 +184,15 @@ impl Tree {
         let complete = CompleteTree::new(leaves, branching)?;
         let inner: usize = (0..complete.height()).map(|d| branching.pow(d)).sum();
         let n = inner + leaves.len();
-        let oom = |_| TreeError::OutOfMemory;
         let is_inner = |i: usize| i < inner;
         Ok(Tree {
             start: collected(
                 n,
                 (0..n).map(|i| if is_inner(i) { i * branching } else { 0 }),
-            )
-            .map_err(oom)?,
-            len: collected(n, (0..n).map(|i| if is_inner(i) { branching } else { 0 }))
-                .map_err(oom)?,
-            children: collected(n - 1, 1..n).map_err(oom)?,
-            values: collected(n, (0..inner).map(|_| 0).chain(leaves.iter().copied()))
-                .map_err(oom)?,
+            )?,
+            len: collected(n, (0..n).map(|i| if is_inner(i) { branching } else { 0 }))?,
+            children: collected(n - 1, 1..n)?,
+            values: collected(n, (0..inner).map(|_| 0).chain(leaves.iter().copied()))?,
             labels: BTreeMap::new(),
             parent: collected(
                 n,
@@ -207,8 +203,7 @@ impl Tree {
                         (i - 1) / branching
                     }
                 }),
-            )
-            .map_err(oom)?,
+            )?,
             chance: Vec::new(),
             weight: Vec::new(),
         })
@@ -416,18 +411,33 @@ pub fn pruned_subtrees(tree: &Tree, max_at_root: bool) -> Vec<usize> {
     cuts.1
 }
 
-/// `n` copies of `value`, or `OutOfMemory` (never an abort: the size comes from a caller).
-fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, CsrError> {
+/// Memory a tree's arrays could not have: `OutOfMemory` in either error type.
+struct NoMemory;
+
+impl From<NoMemory> for CsrError {
+    fn from(_: NoMemory) -> Self {
+        CsrError::OutOfMemory
+    }
+}
+
+impl From<NoMemory> for TreeError {
+    fn from(_: NoMemory) -> Self {
+        TreeError::OutOfMemory
+    }
+}
+
+/// `n` copies of `value`, or `NoMemory` (never an abort: the size comes from a caller).
+fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, NoMemory> {
     let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| CsrError::OutOfMemory)?;
+    v.try_reserve_exact(n).map_err(|_| NoMemory)?;
     v.resize(n, value);
     Ok(v)
 }
 
 /// The first `n` items, in a vector allocated fallibly.
-fn collected<T>(n: usize, items: impl Iterator<Item = T>) -> Result<Vec<T>, CsrError> {
+fn collected<T>(n: usize, items: impl Iterator<Item = T>) -> Result<Vec<T>, NoMemory> {
     let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| CsrError::OutOfMemory)?;
+    v.try_reserve_exact(n).map_err(|_| NoMemory)?;
     v.extend(items.take(n));
     Ok(v)
 }
