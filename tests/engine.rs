@@ -80,10 +80,41 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
                         "{what}: {:?} not in {tied:?}",
                         r.best_move
                     );
+                    // Without a table the whole line is searched: it must lead to a
+                    // position (over, or at the depth) whose score is the value.
+                    if !table && method != Method::Exact {
+                        assert_eq!(line_end_score(&mut g, &r.pv, depth), r.value, "{what}");
+                    }
                 }
             }
+            assert_eq!(line_end_score(&mut g, &plain.pv, depth), plain.value);
         }
     }
+}
+
+/// Plays `pv` (each move must be legal), and scores where it ends: a final position by
+/// its outcome, the depth limit by the evaluation. Undoes the moves.
+fn line_end_score<G: Game>(g: &mut G, pv: &[Move], depth: u32) -> i32 {
+    let mut played = Vec::new();
+    for &mv in pv {
+        assert!(g.outcome().is_none(), "the line {pv:?} goes past the end");
+        let mut moves = Vec::new();
+        g.moves(&mut moves).unwrap();
+        assert!(moves.contains(&mv), "{mv} is not legal in the line {pv:?}");
+        g.play(mv);
+        played.push(mv);
+    }
+    let score = match g.outcome() {
+        Some(score) => score,
+        None => {
+            assert_eq!(pv.len() as u32, depth, "the line {pv:?} stops short");
+            g.evaluate()
+        }
+    };
+    for &mv in played.iter().rev() {
+        g.undo(mv);
+    }
+    score
 }
 
 /// Positions reached by `plies` random moves that do not end the game.

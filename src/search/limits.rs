@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::R
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::value::check_score;
 use super::{Game, GameError, Method, Move, Options, Progress, ScoreView};
 
 /// Why a search stopped before its end.
@@ -54,6 +55,16 @@ impl Plan {
             return Ok(score);
         }
         score.checked_neg().ok_or(GameError::ScoreOutOfRange)
+    }
+
+    /// A score of the game's (a final score or an evaluation) from the side to move's
+    /// point of view, checked to lie strictly inside `i32`: the engine's hot path, with no
+    /// negation to undo for a side-to-move game.
+    #[inline(always)]
+    pub(crate) fn side_score(&self, score: i32, max_side: bool) -> Result<i64, GameError> {
+        check_score(score)?;
+        let s = score as i64;
+        Ok(if self.side_view || max_side { s } else { -s })
     }
 
     /// The game's bounds, in MAX's view.
