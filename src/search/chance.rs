@@ -13,15 +13,13 @@
 //! A chance node's exact value is always summed in the order of its outcomes, so that
 //! every method finds the same double as a plain expectimax that sums in that order.
 
+use super::game::{Game, GameError, Move, NO_MOVE, first_move, move_first};
 use super::limits::{Halt, Plan, Watch};
+use super::options::{Method, Options, Progress, SearchResult, SearchStats, search_table};
 use super::pv::Lines;
 use super::stack;
-use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
+use super::table::{Bound, Entry, Table};
 use super::value::MAX_PLY;
-use super::{
-    Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats, first_move,
-    move_first,
-};
 
 /// The principal variation's entry for a chance step: the outcome is not chosen.
 pub const ANY_OUTCOME: Move = i64::MIN + 1;

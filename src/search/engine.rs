@@ -6,16 +6,14 @@
 use std::cell::Cell;
 use std::sync::atomic::AtomicI32;
 
+use super::abdada;
+use super::game::{Game, GameError, Move, NO_MOVE, first_move, move_first};
 use super::limits::{Halt, Plan, Team, Watch};
-use super::parallel;
+use super::options::{Method, Options, Progress, SearchResult, SearchStats, search_table};
 use super::pv::Lines;
 use super::stack;
-use super::table::{Bound, Entry, NO_MOVE, Table, search_table};
+use super::table::{Bound, Entry, Table};
 use super::value::{self, INF, MAX_PLY, check_score};
-use super::{
-    Game, GameError, Method, Move, Options, Progress, SearchResult, SearchStats, first_move,
-    move_first,
-};
 
 /// A node's best value and move so far, and its raised alpha.
 struct Best {
@@ -534,7 +532,7 @@ impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
             mv: NO_MOVE,
             alpha,
         };
-        let share = !LEAN && self.watch.team.is_some() && parallel::shares(depth, ply);
+        let share = !LEAN && self.watch.team.is_some() && abdada::shares(depth, ply);
         if !share {
             for (i, &mv) in moves.iter().enumerate() {
                 let v = self.search_move(mv, i, None, depth, ply, max_side, best.alpha, beta)?;
@@ -604,16 +602,16 @@ impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
     ) -> Result<Option<i64>, Halt> {
         self.game.play(mv);
         let mut claim = None;
-        if !LEAN && self.watch.team.is_some() && parallel::shares(depth, ply) {
+        if !LEAN && self.watch.team.is_some() && abdada::shares(depth, ply) {
             let key = self.game.hash();
             if let (Some(defer), Some(k)) = (defer, key) {
-                if parallel::is_busy(k) {
+                if abdada::is_busy(k) {
                     self.game.undo(mv);
                     defer.push(mv);
                     return Ok(None);
                 }
             }
-            claim = key.map(parallel::Claim::new);
+            claim = key.map(abdada::Claim::new);
             self.next_key = key;
         }
         let child_max = self.game.max_to_move().unwrap_or(!max_side);

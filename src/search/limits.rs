@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::R
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::game::{Game, GameError, Move, ScoreView};
+use super::options::{Method, Options, Progress};
 use super::value::check_score;
-use super::{Game, GameError, Method, Move, Options, Progress, ScoreView};
 
 /// Why a search stopped before its end.
 pub(crate) enum Halt {

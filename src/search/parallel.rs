@@ -5,72 +5,14 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::AtomicI32;
 use std::sync::mpsc::channel;
 
 use super::engine::{Outcome, run_thread};
+use super::game::{Fork, Game, GameError};
 use super::limits::{Plan, Team};
+use super::options::{FewerThreads, Options, Progress, SearchResult, search_table};
 use super::pool;
-use super::table::search_table;
-use super::{FewerThreads, Game, GameError, Method, Options, Progress, SearchResult, search};
-
-/// A game whose position can be copied for another search thread. Every `Clone` game
-/// is one; a game whose copy can fail (a C game's copy callback) says `None`.
-pub trait Fork: Sized {
-    /// A copy of the game in its current position, or `None` if none can be made.
-    fn fork(&self) -> Option<Self>;
-}
-
-impl<T: Clone> Fork for T {
-    fn fork(&self) -> Option<Self> {
-        Some(self.clone())
-    }
-}
-
-/// The fewest plies left below a node for its moves to be marked and put off: below it,
-/// a subtree costs less than the marking.
-pub(crate) const SHARE_DEPTH: u32 = 2;
-
-/// Only nodes this close to the root mark their moves: every mark is a store to a line
-/// the other threads read, and deeper subtrees are too small to be worth sharing. On the
-/// first 40 positions of Test_L1_R2, 2 threads: 1.76x faster than one with 12 plies,
-/// 1.61-1.70x marking at every ply, 1.68-1.70x with 6 or 8, 1.70x with 16.
-pub(crate) const SHARE_PLIES: u32 = 12;
-
-/// Whether a node's moves are marked and may be put off.
-pub(crate) fn shares(depth: u32, ply: u32) -> bool {
-    depth >= SHARE_DEPTH && ply < SHARE_PLIES
-}
-
-/// The positions being searched now, by any thread of any search, as hashes in a small
-/// direct-mapped array: a mark may be lost or overwritten, which costs only some
-/// duplicated work, never a wrong answer.
-static BUSY: [AtomicU64; 1 << 15] = [const { AtomicU64::new(0) }; 1 << 15];
-
-fn busy_slot(key: u64) -> &'static AtomicU64 {
-    &BUSY[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 49) as usize]
-}
-
-/// Whether some thread is searching the position of hash `key` now.
-pub(crate) fn is_busy(key: u64) -> bool {
-    key != 0 && busy_slot(key).load(Relaxed) == key
-}
-
-/// A mark that a position is being searched, removed when dropped.
-pub(crate) struct Claim(u64);
-
-impl Claim {
-    pub(crate) fn new(key: u64) -> Claim {
-        busy_slot(key).store(key, Relaxed);
-        Claim(key)
-    }
-}
-
-impl Drop for Claim {
-    fn drop(&mut self) {
-        let _ = busy_slot(self.0).compare_exchange(self.0, 0, Relaxed, Relaxed);
-    }
-}
 
 /// The most threads one search runs on: each needs a copy of the game and a pool thread.
 pub const MAX_THREADS: usize = 256;
@@ -94,42 +36,18 @@ pub(crate) fn resolve_threads(threads: usize) -> usize {
     .min(MAX_THREADS)
 }
 
-/// Searches `game` on `opts.threads` threads (0: one per core; at most [`MAX_THREADS`]),
-/// each with its own copy of the game. Runs on one thread, as [`search`] does, when one
-/// is asked for, for plain minimax (which shares nothing), for the chance methods (not
-/// parallel yet), without a table (no `hash`,
-/// or `table_bytes` 0), or when the game gives no copy; `SearchResult::threads` says how
-/// many ran.
-///
-/// An exact solve gives the same proven value as on one thread, and a best move that is
-/// optimal. A completed depth-limited iteration gives the same value as one thread at
-/// that depth, and a move of that value; which iteration a limit stops at may differ.
-/// Statistics are summed over the threads. Progress is reported on the caller's thread, in
-/// order of depth, and its last report is the iteration that gave the answer.
-pub fn search_parallel<G: Game + Fork + Send + 'static>(
+/// A deterministic method's search by a team of `threads` threads sharing a table: the
+/// answer, or `None` (the lent table handed back) when there is no table to share.
+pub(crate) fn team_search<G: Game + Fork + Send + 'static>(
     game: &mut G,
     opts: &mut Options<'_>,
-) -> Result<SearchResult, GameError> {
-    let plan = Plan::of(game, opts); // the clock starts before the table is set up
-    let threads = resolve_threads(opts.threads);
-    let alone = |game: &mut G, opts: &mut Options<'_>, why| {
-        let mut result = search(game, opts)?;
-        result.fewer_threads = (threads > 1).then_some(why);
-        Ok(result)
-    };
-    if opts.method == Method::Minimax {
-        return alone(game, opts, FewerThreads::Minimax);
-    }
-    if opts.method.is_chance() {
-        return alone(game, opts, FewerThreads::ChanceMethod);
-    }
-    if threads <= 1 || game.hash().is_none() {
-        return alone(game, opts, FewerThreads::NoHash);
-    }
+    plan: Plan,
+    threads: usize,
+) -> Option<Result<SearchResult, GameError>> {
     let (mut lent, mut own) = (opts.table.take(), None);
     let Some(table) = search_table(opts.method, &mut lent, &mut own, opts.table_bytes) else {
         opts.table = lent;
-        return alone(game, opts, FewerThreads::NoTable);
+        return None;
     };
     let team = Arc::new(Team::default());
     let stop = opts.stop.map(|s| StopFlag(s));
@@ -195,7 +113,10 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     if let Some(panic) = panicked {
         resume_unwind(panic);
     }
-    let mut result = combine(outcomes, plan)?;
+    let mut result = match combine(outcomes, plan) {
+        Ok(result) => result,
+        Err(e) => return Some(Err(e)),
+    };
     result.fewer_threads = shortfall;
     // The iterations the helpers completed after the caller's thread last reported, in
     // order, then the one that answered, so that progress always ends with it.
@@ -212,7 +133,7 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
             });
         }
     }
-    Ok(result)
+    Some(Ok(result))
 }
 
 /// The team's answer: a game error if any thread met one; else the first thread's answer

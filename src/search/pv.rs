@@ -5,7 +5,7 @@
 //! of ply `p + 1` as its tail without copying it, and a line that loses is given back to
 //! the arena. Each cell is made once and freed once.
 
-use super::Move;
+use super::game::Move;
 
 /// The end of a line.
 const NIL: u32 = u32::MAX;

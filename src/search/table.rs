@@ -9,7 +9,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::Method;
 use super::memory::{Zeroable, Zeroed};
 
 /// How a stored value relates to the position's true value.
@@ -66,30 +65,6 @@ impl Entry {
         }
     }
 }
-
-/// The table a search uses: none for plain minimax; else the caller's if it lent one
-/// (started afresh for this search), else one of `bytes` of our own, kept in `own`.
-pub(crate) fn search_table<'t>(
-    method: Method,
-    lent: &'t mut Option<&mut Table>,
-    own: &'t mut Option<Table>,
-    bytes: usize,
-) -> Option<&'t Table> {
-    match (method, lent.as_deref_mut()) {
-        (Method::Minimax, _) => None,
-        (_, Some(t)) => {
-            t.new_search();
-            Some(&*t)
-        }
-        (_, None) => {
-            *own = Table::new(bytes);
-            own.as_ref()
-        }
-    }
-}
-
-/// The `best` of an entry that has none.
-pub(crate) const NO_MOVE: i64 = i64::MIN;
 
 /// A transposition table: fixed size, power-of-two buckets indexed by the hash, each one
 /// cache line holding two entries: one kept for the deepest search (so that the costly

@@ -5,6 +5,8 @@
 //! `value = score * BAND + t`: `t = 0` for a heuristic or a draw, `t = +(MAX_T - ply)` for
 //! a proven win reached at absolute `ply` from the root, `-(MAX_T - ply)` for a loss.
 
+use super::game::GameError;
+
 /// One score's band of internal values.
 pub(crate) const BAND: i64 = 1 << 24;
 /// The largest tie-break: every value of score `s` lies within `s * BAND ± MAX_T`, and a
@@ -64,9 +66,9 @@ pub(crate) fn from_table(v: i64, ply: u32) -> i64 {
 
 /// A final score or an evaluation must lie strictly inside `i32`, so that it can be
 /// negated and widened without overflow.
-pub(crate) fn check_score(score: i32) -> Result<(), super::GameError> {
+pub(crate) fn check_score(score: i32) -> Result<(), GameError> {
     if score == i32::MIN || score == i32::MAX {
-        Err(super::GameError::ScoreOutOfRange)
+        Err(GameError::ScoreOutOfRange)
     } else {
         Ok(())
     }

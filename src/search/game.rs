@@ -1,0 +1,175 @@
+//! What a game gives the engine: the `Game` trait, its moves and score view, the errors of
+//! a game that breaks its contract, and `Fork` for the copies a parallel search needs.
+
+/// Puts `first` in front of `moves` if it is one of them (a table's or a probe's move;
+/// `NO_MOVE` is none), the others keeping their order.
+pub(crate) fn move_first(moves: &mut [Move], first: Move) {
+    if first != NO_MOVE {
+        if let Some(i) = moves.iter().position(|&m| m == first) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+}
+
+/// The first legal move, the answer of a search stopped before any iteration finished:
+/// still a legal move, and the game still held to its contract (no moves and not over is
+/// an error).
+pub(crate) fn first_move<G: Game>(game: &mut G) -> Result<Move, GameError> {
+    let mut moves = Vec::new();
+    game.moves(&mut moves)?;
+    moves.first().copied().ok_or(GameError::NoMovesNotOver)
+}
+
+/// Whose point of view a game's scores take ([`Game::score_view`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ScoreView {
+    /// MAX's: a position good for MAX scores high whoever is to move there.
+    #[default]
+    Max,
+    /// The side to move's (negamax): a position good for the side to move there scores
+    /// high. At MIN's turn the engine negates the score, so `i32::MIN` is refused there
+    /// (`GameError::ScoreOutOfRange`, or `BadBounds` for bounds).
+    SideToMove,
+}
+
+/// A move: any integer the game chooses.
+pub type Move = i64;
+
+/// No move: a table entry's or a probe's best move when it has none.
+pub(crate) const NO_MOVE: Move = i64::MIN;
+
+/// A game the engine can search. The engine calls `play` and `undo` in pairs and leaves
+/// the game as it found it, also when the search stops early or fails.
+pub trait Game {
+    /// Appends the legal moves of the position to `out` (which is empty), in the order the
+    /// engine should try them: good moves first make alpha-beta fast.
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError>;
+    /// Plays `mv`, one of the moves just listed.
+    fn play(&mut self, mv: Move);
+    /// Takes back `mv`, the last move played.
+    fn undo(&mut self, mv: Move);
+    /// The final score from MAX's point of view if the game is over, else `None`. A game
+    /// with no legal moves must say it is over: the engine assumes no outcome. Scores lie
+    /// strictly inside `i32` (not `i32::MIN` or `i32::MAX`: the deterministic methods
+    /// negate them); the chance methods, which never negate, take any `i32`.
+    fn outcome(&mut self) -> Option<i32>;
+    /// A heuristic score from MAX's point of view, for positions at the depth limit; in
+    /// the same range as `outcome`'s.
+    fn evaluate(&mut self) -> i32;
+    /// A hash of the position: enables the transposition table.
+    fn hash(&mut self) -> Option<u64> {
+        None
+    }
+    /// Whether MAX is to move, for games where turns do not strictly alternate (passes,
+    /// extra turns). `None`: the sides alternate.
+    fn max_to_move(&mut self) -> Option<bool> {
+        None
+    }
+    /// The range of final scores (MAX's view) reachable from the position with best play
+    /// by both sides, if the game knows one: it narrows alpha-beta's window. `lo == hi`
+    /// settles the position at that score without searching it, as if it ended a ply later.
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        None
+    }
+    /// Whose point of view `outcome`, `evaluate` and `bounds` take: MAX's (the default,
+    /// as in the textbook) or the side to move's (negamax's, as minimax-rs and easyAI
+    /// games score). Asked once, at the start of a search. Results and progress stay in
+    /// MAX's view either way (MAX is the side to move at the root unless `max_to_move` or
+    /// `Options::max_at_root` says otherwise).
+    fn score_view(&mut self) -> ScoreView {
+        ScoreView::Max
+    }
+    /// Whether the position is a chance node: its next step is drawn at random from
+    /// [`Game::outcomes`] rather than chosen by a player. Only the chance methods
+    /// ([`Expectimax`](super::Method::Expectimax), [`Star1`](super::Method::Star1),
+    /// [`Star2`](super::Method::Star2)) search such games.
+    fn is_chance(&mut self) -> bool {
+        false
+    }
+    /// At a chance node, appends the outcomes to `out` (which is empty) with their
+    /// weights: each finite and non-negative, summing to a positive value; an outcome's
+    /// probability is its weight over the sum. Outcomes are played and undone like moves.
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        let _ = out;
+        Ok(())
+    }
+}
+
+/// A game that broke its contract. The search stops and reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameError {
+    /// The move list did not fit the capacity it was given.
+    TooManyMoves,
+    /// The move count was negative.
+    NegativeMoveCount,
+    /// A score or evaluation was `i32::MIN` or `i32::MAX` (in a deterministic search).
+    ScoreOutOfRange,
+    /// A position had no legal moves but the game did not say it was over.
+    NoMovesNotOver,
+    /// `bounds` gave a lower bound above the upper bound (or, in a deterministic search,
+    /// `i32::MIN` or `i32::MAX`), or in a chance search a score outside them.
+    BadBounds,
+    /// The search went deeper than the engine's ply limit.
+    TooDeep,
+    /// A chance node listed no outcomes.
+    NoOutcomes,
+    /// An outcome's weight was negative, NaN or infinite.
+    BadWeight,
+    /// A chance node's weights summed to zero.
+    ZeroWeights,
+    /// A deterministic method met a chance node: use a chance method.
+    ChanceNode,
+    /// Star1 and Star2 need the game's score bounds, and the game gave none (C:
+    /// `MM_ERR_NEEDS_BOUNDS`).
+    NeedsBounds,
+    /// A chance node's weights were each finite, but their sum overflows an `f64`.
+    WeightSumOverflow,
+}
+
+impl GameError {
+    /// The name [`GameError::NeedsBounds`] had before 0.4.0, kept so that code written
+    /// for it still builds.
+    #[deprecated(
+        since = "0.4.0",
+        note = "renamed NeedsBounds, as C's MM_ERR_NEEDS_BOUNDS"
+    )]
+    #[allow(non_upper_case_globals)]
+    pub const NoBounds: GameError = GameError::NeedsBounds;
+}
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GameError::TooManyMoves => "the game listed more moves than the room it was given",
+            GameError::NegativeMoveCount => "the game gave a negative move count",
+            GameError::ScoreOutOfRange => "the game gave a score of i32::MIN or i32::MAX",
+            GameError::NoMovesNotOver => "a position has no moves but the game is not over",
+            GameError::BadBounds => "the game's score bounds are reversed or do not hold",
+            GameError::TooDeep => "the game has a line longer than MAX_PLIES plies",
+            GameError::NoOutcomes => "a chance node listed no outcomes",
+            GameError::BadWeight => "a chance node gave a negative, NaN or infinite weight",
+            GameError::ZeroWeights => "a chance node's weights sum to zero",
+            GameError::ChanceNode => "a deterministic method met a chance node",
+            GameError::NeedsBounds => "Star1 and Star2 need the game's score bounds",
+            GameError::WeightSumOverflow => {
+                "a chance node's weights are each finite but their sum overflows"
+            }
+        })
+    }
+}
+
+/// A `GameError` is an error like any other: `?` turns it into a `Box<dyn Error>`.
+impl std::error::Error for GameError {}
+
+/// A game whose position can be copied for another search thread. Every `Clone` game
+/// is one; a game whose copy can fail (a C game's copy callback) says `None`.
+pub trait Fork: Sized {
+    /// A copy of the game in its current position, or `None` if none can be made.
+    fn fork(&self) -> Option<Self>;
+}
+
+impl<T: Clone> Fork for T {
+    fn fork(&self) -> Option<Self> {
+        Some(self.clone())
+    }
+}

@@ -1,0 +1,105 @@
+//! The search modules' imports run one way (issue 21): `search/mod.rs` declares the
+//! modules and chooses the method; no module under `src/search/` imports from `mod.rs`
+//! itself, and no two import each other, directly or around a circle. A reader can then
+//! take the modules in order, each built only on the ones before it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+mod common;
+
+/// The sibling modules each file of `src/search/` names as `super::module`, read from its
+/// code (comments and the unit tests at its end left out). A name that is not a module is
+/// an import from `mod.rs`, returned as "mod".
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let dir = common::root().join("src/search");
+    let mut names = BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
+            names.insert(name);
+        }
+    }
+    let mut graph = BTreeMap::new();
+    for name in &names {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.rs"))).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        let mut uses = BTreeSet::new();
+        for line in code.lines() {
+            let line = line.split("//").next().unwrap();
+            assert!(
+                !line.contains("super::{"),
+                "{name}.rs: `use super::{{..}}` hides which modules it imports: name each"
+            );
+            for (i, _) in line.match_indices("super::") {
+                let rest = &line[i + "super::".len()..];
+                let ident: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                uses.insert(if names.contains(&ident) {
+                    ident
+                } else {
+                    "mod".to_string()
+                });
+            }
+        }
+        uses.remove(name);
+        graph.insert(name.clone(), uses);
+    }
+    graph
+}
+
+/// A circle of imports starting at `from`, if there is one.
+fn circle(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> Option<Vec<String>> {
+    fn walk(
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        start: &str,
+    ) -> Option<Vec<String>> {
+        let last = path.last().unwrap().clone();
+        for next in graph.get(&last).into_iter().flatten() {
+            if next == start {
+                let mut found = path.clone();
+                found.push(next.clone());
+                return Some(found);
+            }
+            if !path.contains(next) {
+                path.push(next.clone());
+                if let Some(c) = walk(graph, path, start) {
+                    return Some(c);
+                }
+                path.pop();
+            }
+        }
+        None
+    }
+    walk(graph, &mut vec![from.to_string()], from)
+}
+
+#[test]
+fn search_modules_import_one_way() {
+    let graph = imports();
+    assert!(graph.contains_key("engine") && graph.contains_key("parallel"));
+    for (name, uses) in &graph {
+        assert!(
+            !uses.contains("mod"),
+            "{name}.rs imports from search/mod.rs, which imports it: import the module \
+             that defines the item"
+        );
+    }
+    for name in graph.keys() {
+        if let Some(c) = circle(&graph, name) {
+            panic!("the search modules import each other: {}", c.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn the_checker_sees_a_circle() {
+    // The test above must be able to fail: a made-up circle is found.
+    let mut graph = imports();
+    graph.get_mut("value").unwrap().insert("engine".to_string());
+    let found = circle(&graph, "engine").expect("engine -> value -> engine");
+    assert_eq!(found.first(), found.last());
+}
