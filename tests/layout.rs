@@ -7,41 +7,67 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod common;
 
-/// The sibling modules each file of `src/search/` names as `super::module`, read from its
-/// code (comments and the unit tests at its end left out). A name that is not a module is
-/// an import from `mod.rs`, returned as "mod".
+/// The sibling modules each module of `src/search/` names (as `super::module` from a file
+/// of the top level or a directory's `mod.rs`, or as `crate::search::module`), read from
+/// its code: comments and the unit tests at a file's end left out. A module in a
+/// directory is all of its files. A name that is not a module is an import from
+/// `mod.rs`, returned as "mod".
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let dir = common::root().join("src/search");
-    let mut names = BTreeSet::new();
+    // Each module's name and files, with whether `super::` in that file names a sibling.
+    let mut modules: BTreeMap<String, Vec<(std::path::PathBuf, bool)>> = BTreeMap::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
-            names.insert(name);
+        if path.is_dir() {
+            let mut files = Vec::new();
+            for inner in std::fs::read_dir(&path).unwrap() {
+                let inner = inner.unwrap().path();
+                let top = inner.file_stem().is_some_and(|s| s == "mod");
+                files.push((inner, top));
+            }
+            modules.insert(name, files);
+        } else if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
+            modules.insert(name, vec![(path, true)]);
         }
     }
+    let names: BTreeSet<String> = modules.keys().cloned().collect();
     let mut graph = BTreeMap::new();
-    for name in &names {
-        let text = std::fs::read_to_string(dir.join(format!("{name}.rs"))).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap();
+    for (name, files) in &modules {
         let mut uses = BTreeSet::new();
-        for line in code.lines() {
-            let line = line.split("//").next().unwrap();
-            assert!(
-                !line.contains("super::{"),
-                "{name}.rs: `use super::{{..}}` hides which modules it imports: name each"
-            );
-            for (i, _) in line.match_indices("super::") {
-                let rest = &line[i + "super::".len()..];
-                let ident: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                uses.insert(if names.contains(&ident) {
-                    ident
-                } else {
-                    "mod".to_string()
-                });
+        for (file, super_is_search) in files {
+            let text = std::fs::read_to_string(file).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for line in code.lines() {
+                let line = line.split("//").next().unwrap();
+                let group = (*super_is_search && line.contains("super::{"))
+                    || line.contains("crate::search::{");
+                assert!(
+                    !group,
+                    "{}: a `{{..}}` group hides which modules it imports: name each",
+                    file.display()
+                );
+                let mut prefixes = vec!["crate::search::"];
+                if *super_is_search {
+                    prefixes.push("super::");
+                }
+                for prefix in prefixes {
+                    for (i, _) in line.match_indices(prefix) {
+                        if prefix == "super::" && line[..i].ends_with("search::") {
+                            continue; // counted as crate::search::
+                        }
+                        let rest = &line[i + prefix.len()..];
+                        let ident: String = rest
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        uses.insert(if names.contains(&ident) {
+                            ident
+                        } else {
+                            "mod".to_string()
+                        });
+                    }
+                }
             }
         }
         uses.remove(name);

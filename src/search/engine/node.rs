@@ -1,19 +1,14 @@
-//! The negamax engine behind [`search`]: values from the side to move's point of view
-//! internally (see `value`), one recursive node function for every method. The same
-//! function runs on every thread of a parallel search (see `parallel`), sharing a table
-//! and a `Team`.
+//! The node: the negamax search of one position within a window, with the table, the
+//! game's bounds, the move order and, in a team, the moves put off for another thread.
 
-use std::cell::Cell;
-use std::sync::atomic::AtomicI32;
-
-use super::abdada;
-use super::game::{Game, GameError, Move, NO_MOVE, first_move, move_first};
-use super::limits::{Halt, Plan, Team, Watch};
-use super::options::{Method, Options, Progress, SearchResult, SearchStats, search_table};
-use super::pv::Lines;
-use super::stack;
-use super::table::{Bound, Entry, Table};
-use super::value::{self, INF, MAX_PLY, check_score};
+use super::Engine;
+use crate::search::abdada;
+use crate::search::game::{Game, GameError, Move, NO_MOVE, move_first};
+use crate::search::limits::Halt;
+use crate::search::options::Method;
+use crate::search::stack;
+use crate::search::table::{Bound, Entry};
+use crate::search::value::{self, INF, MAX_PLY, check_score};
 
 /// A node's best value and move so far, and its raised alpha.
 struct Best {
@@ -22,282 +17,9 @@ struct Best {
     alpha: i64,
 }
 
-/// One thread's search: its answer, and whether it ran to its end (false: a limit, the
-/// stop flag or another thread's finish halted it).
-pub(crate) struct Outcome {
-    pub result: SearchResult,
-    pub completed: bool,
-}
-
-/// One thread's search. `LEAN` compiles the node without what the search does not use:
-/// no table, no team, and a depth limit within which the stack is never looked at (see
-/// `run_thread`). Both are the same code; the lean one plays 1.3-1.5x more moves a second
-/// on a plain game (docs/performance.md).
-struct Engine<'a, G: Game, const LEAN: bool> {
-    game: &'a mut G,
-    plan: Plan,
-    /// The limits, the stop flag and the team of a parallel search (`watch.team`).
-    watch: Watch<'a>,
-    /// The caller's progress callback: the first thread's only.
-    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
-    table: Option<&'a Table>,
-    stats: SearchStats,
-    /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
-    horizon: u64,
-    /// One more than the deepest ply a node of this search was at: the plies whose
-    /// buffers are ready.
-    height: u32,
-    /// The principal variation found below each ply.
-    pv: Lines,
-    /// A move buffer per ply, reused.
-    moves: PlyBuffers,
-    /// The moves a parallel search put off at each ply because another thread was
-    /// searching them.
-    deferred: PlyBuffers,
-    /// The hash of the next node, when its parent already asked for it.
-    next_key: Option<u64>,
-    /// The deepest ply at which a line below the current node has ended so far (its
-    /// subtree's height, for proven table entries).
-    reach: u32,
-    /// Whether to keep the principal variation below the root: not during the exact
-    /// solve's null-window tests, which need only the root's move.
-    full_pv: bool,
-    /// Set when the last iteration's PV is only the root's move.
-    pv_is_partial: bool,
-}
-
-/// A deterministic method's search on one thread: see [`super::search`].
-pub(crate) fn search<G: Game>(
-    game: &mut G,
-    opts: &mut Options<'_>,
-) -> Result<SearchResult, GameError> {
-    let plan = Plan::of(game, opts);
-    let (mut lent, mut own) = (opts.table.take(), None);
-    let table = search_table(opts.method, &mut lent, &mut own, opts.table_bytes);
-    let progress = opts.progress.as_mut().map(|p| &mut **p as _);
-    let outcome = run_thread(game, plan, opts.stop, progress, table, None);
-    opts.table = lent;
-    outcome.map(|o| o.result)
-}
-
-/// One thread's search, alone or in a team.
-pub(crate) fn run_thread<'a, G: Game>(
-    game: &'a mut G,
-    plan: Plan,
-    stop: Option<&'a AtomicI32>,
-    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
-    table: Option<&'a Table>,
-    team: Option<&'a Team>,
-) -> Result<Outcome, GameError> {
-    let buffers = SCRATCH.with(|s| s.take());
-    // A search that never goes `stack::EVERY` plies deep never looks at its stack.
-    let lean = table.is_none() && team.is_none() && plan.max_depth <= stack::EVERY;
-    let (result, mut buffers) = if lean {
-        run_engine::<G, true>(game, plan, stop, progress, table, team, buffers)
-    } else {
-        run_engine::<G, false>(game, plan, stop, progress, table, team, buffers)
-    };
-    // Kept for the next search, up to a usual depth: a rare very deep search should not
-    // leave its memory behind.
-    buffers.0.reset();
-    buffers.1.truncate(SCRATCH_PLIES);
-    buffers.2.truncate(SCRATCH_PLIES);
-    SCRATCH.with(|s| s.set(buffers));
-    result
-}
-
-type Scratch = (Lines, PlyBuffers, PlyBuffers);
-
-/// `run_thread` with the node compiled lean or not.
-fn run_engine<'a, G: Game, const LEAN: bool>(
-    game: &'a mut G,
-    plan: Plan,
-    stop: Option<&'a AtomicI32>,
-    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
-    table: Option<&'a Table>,
-    team: Option<&'a Team>,
-    (mut pv, moves, deferred): Scratch,
-) -> (Result<Outcome, GameError>, Scratch) {
-    pv.reset();
-    let mut engine = Engine::<G, LEAN> {
-        game,
-        plan,
-        watch: Watch::new(plan, stop, team),
-        progress,
-        table,
-        stats: SearchStats::default(),
-        horizon: 0,
-        height: 0,
-        pv,
-        moves,
-        deferred,
-        next_key: None,
-        reach: 0,
-        full_pv: true,
-        pv_is_partial: false,
-    };
-    let result = engine.run();
-    (result, (engine.pv, engine.moves, engine.deferred))
-}
-
-/// A move list per ply: the principal variations, or the moves to search.
-type PlyBuffers = Vec<Vec<Move>>;
-
-/// How many plies of buffers a thread keeps between searches.
-const SCRATCH_PLIES: usize = 128;
-
-thread_local! {
-    /// The per-ply buffers of this thread's last search, for the next one: a solver that
-    /// runs many short searches (a game's moves, a test set) then allocates nothing.
-    static SCRATCH: Cell<Scratch> = Cell::new(Default::default());
-}
-
 impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
-    fn run(&mut self) -> Result<Outcome, GameError> {
-        let root_max = self.game.max_to_move().unwrap_or(self.plan.max_at_root);
-        let sign = if root_max { 1 } else { -1 };
-        let mut result = SearchResult::unfinished(None);
-        if let Some(score) = self.game.outcome() {
-            let score = self.plan.max_view(score, root_max)?;
-            check_score(score)?;
-            result.value = score;
-            (result.exact, result.proven, result.plies_to_end) = (true, true, Some(0));
-            return Ok(self.finish(result, true));
-        }
-        // Unlimited is one ply past the limit, so that a line longer than the limit is an
-        // error rather than a heuristic value.
-        let max_depth = self.plan.max_depth.clamp(1, MAX_PLY + 1);
-        let first = if self.plan.iterative_deepening {
-            1
-        } else {
-            max_depth
-        };
-        let mut completed = true;
-        for depth in first..=max_depth {
-            self.horizon = 0;
-            self.pv_is_partial = false;
-            let outcome = match self.plan.method {
-                Method::Exact => self.exact(depth, root_max),
-                _ => self.node(depth, 0, root_max, -INF, INF),
-            };
-            let v = match outcome {
-                Ok(v) => v,
-                Err(Halt::Limit) => {
-                    completed = false;
-                    break;
-                }
-                Err(Halt::Game(e)) => return Err(e),
-            };
-            let proven = self.horizon == 0;
-            result.pv = self.pv.to_vec(0);
-            result.best_move = result.pv.first().copied();
-            result.value = max_view(sign, v);
-            result.exact = true;
-            result.proven = proven;
-            let along_pv = (!self.pv_is_partial).then_some(result.pv.len() as u32);
-            result.plies_to_end = value::plies_to_end(v).or(along_pv).filter(|_| proven);
-            // A search without deepening to an unlimited depth reports how deep it went.
-            result.depth = if depth > MAX_PLY {
-                self.height - 1
-            } else {
-                depth
-            };
-            let elapsed = self.plan.start.elapsed();
-            match (self.watch.team, self.progress.as_mut()) {
-                // In a team, each depth is reported once, in order, from the caller's
-                // thread: the iterations the other threads completed before this one too.
-                (Some(team), report) => {
-                    let (nodes, pv) = (self.stats.nodes, &result.pv);
-                    team.record(result.depth, result.value, nodes, elapsed, pv);
-                    if let Some(report) = report {
-                        team.report_upto(u32::MAX, *report);
-                    }
-                }
-                (None, Some(report)) => report(&Progress {
-                    depth: result.depth,
-                    value: result.value,
-                    expected: None,
-                    nodes: self.stats.nodes,
-                    elapsed,
-                    pv: &result.pv,
-                }),
-                (None, None) => {}
-            }
-            if proven {
-                break;
-            }
-        }
-        if result.best_move.is_none() {
-            // Stopped before any iteration finished: still answer with a legal move, and
-            // still hold the game to its contract.
-            let first = first_move(self.game)?;
-            result.best_move = Some(first);
-            result.pv = vec![first];
-        }
-        Ok(self.finish(result, completed))
-    }
-
-    fn finish(&mut self, mut result: SearchResult, completed: bool) -> Outcome {
-        self.stats.elapsed = self.plan.start.elapsed();
-        result.stats = self.stats;
-        Outcome { result, completed }
-    }
-
-    /// The exact value at `depth`: null-window tests at score boundaries narrow the range
-    /// (toward 0 first, as good solvers do), then an optional search within the score's
-    /// band finds the fastest win or slowest loss.
-    fn exact(&mut self, depth: u32, root_max: bool) -> Result<i64, Halt> {
-        // Without the game's bounds, every score (MAX's view) strictly inside int32.
-        let (min, max) = (i32::MIN as i64 + 1, i32::MAX as i64 - 1);
-        // Within the game's bounds the probes bisect a range one score wider on each
-        // side: for Connect Four that is Pons' root range, and it needed fewer nodes on
-        // most of his sets and on 300 random positions (docs/performance.md).
-        let (mut lo, mut hi) = match self.side_bounds(root_max)? {
-            Some((lo, hi)) if lo < hi => (lo - 1, hi + 1),
-            Some(b) => b,
-            None if root_max => (min, max),
-            None => (-max, -min),
-        };
-        let mut proof: Option<Vec<Move>> = None; // the PV of the last fail-high search
-        self.full_pv = false;
-        while lo < hi {
-            let mut med = lo + (hi - lo) / 2;
-            if med <= 0 && lo / 2 < med {
-                med = lo / 2;
-            } else if med >= 0 && hi / 2 > med {
-                med = hi / 2;
-            }
-            let (alpha, beta) = (value::at_most(med), value::at_least(med + 1));
-            let r = self.node(depth, 0, root_max, alpha, beta);
-            let r = r.inspect_err(|_| self.full_pv = true)?;
-            if r <= alpha {
-                hi = med.min(value::score(r));
-            } else {
-                lo = (med + 1).max(value::score(r));
-                proof = Some(self.pv.to_vec(0));
-            }
-        }
-        self.full_pv = true;
-        match proof {
-            Some(pv) if !(self.plan.refine_distance && lo != 0) => {
-                // The move that proved `lo` is a best move; its distance was not sought,
-                // and the PV holds only that move.
-                self.pv.set_line(0, &pv);
-                self.pv_is_partial = true;
-                Ok(value::heuristic(lo))
-            }
-            _ => self.node(
-                depth,
-                0,
-                root_max,
-                value::at_least(lo) - 1,
-                value::at_most(lo) + 1,
-            ),
-        }
-    }
-
     /// The game's score bounds from the side to move's point of view.
-    fn side_bounds(&mut self, max_side: bool) -> Result<Option<(i64, i64)>, Halt> {
+    pub(super) fn side_bounds(&mut self, max_side: bool) -> Result<Option<(i64, i64)>, Halt> {
         let Some(bounds) = self.game.bounds() else {
             return Ok(None);
         };
@@ -312,7 +34,7 @@ impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
 
     /// The value of the position (side to move: MAX if `max_side`) searched `depth` plies
     /// deep within `(alpha, beta)`, fail-soft, from the side to move's point of view.
-    fn node(
+    pub(super) fn node(
         &mut self,
         depth: u32,
         ply: u32,
@@ -692,16 +414,4 @@ impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
         }?;
         Ok(if child_max == max_side { v } else { -v })
     }
-}
-
-/// A root value as the score in MAX's view. Every score the engine meets lies strictly
-/// inside int32, and so does this; the clamp only keeps that promise to C should a
-/// value ever stray.
-pub(crate) fn max_view(sign: i64, v: i64) -> i32 {
-    let score = sign * value::score(v);
-    debug_assert!(
-        score > i32::MIN as i64 && score < i32::MAX as i64,
-        "{score}"
-    );
-    score.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32
 }

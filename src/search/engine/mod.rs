@@ -1,0 +1,151 @@
+//! The negamax engine behind [`search`]: values from the side to move's point of view
+//! internally (see `value`), one recursive node function for every method. The same
+//! function runs on every thread of a parallel search (see `parallel`), sharing a table
+//! and a `Team`.
+//!
+//! `mod.rs` holds the engine's state and starts a thread's search; `root.rs` the root:
+//! the deepening loop, the exact solve's probes and the result; `node.rs` the node: the
+//! table, the moves, the cut-offs. The line is kept by `pv`, the limits by `limits`.
+
+mod node;
+mod root;
+
+use std::cell::Cell;
+use std::sync::atomic::AtomicI32;
+
+use crate::search::game::{Game, GameError, Move};
+use crate::search::limits::{Plan, Team, Watch};
+use crate::search::options::{Options, Progress, SearchResult, SearchStats, search_table};
+use crate::search::pv::Lines;
+use crate::search::stack;
+use crate::search::table::Table;
+
+/// One thread's search: its answer, and whether it ran to its end (false: a limit, the
+/// stop flag or another thread's finish halted it).
+pub(crate) struct Outcome {
+    pub result: SearchResult,
+    pub completed: bool,
+}
+
+/// One thread's search. `LEAN` compiles the node without what the search does not use:
+/// no table, no team, and a depth limit within which the stack is never looked at (see
+/// `run_thread`). Both are the same code; the lean one plays 1.3-1.5x more moves a second
+/// on a plain game (docs/performance.md).
+struct Engine<'a, G: Game, const LEAN: bool> {
+    game: &'a mut G,
+    plan: Plan,
+    /// The limits, the stop flag and the team of a parallel search (`watch.team`).
+    watch: Watch<'a>,
+    /// The caller's progress callback: the first thread's only.
+    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
+    table: Option<&'a Table>,
+    stats: SearchStats,
+    /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
+    horizon: u64,
+    /// One more than the deepest ply a node of this search was at: the plies whose
+    /// buffers are ready.
+    height: u32,
+    /// The principal variation found below each ply.
+    pv: Lines,
+    /// A move buffer per ply, reused.
+    moves: PlyBuffers,
+    /// The moves a parallel search put off at each ply because another thread was
+    /// searching them.
+    deferred: PlyBuffers,
+    /// The hash of the next node, when its parent already asked for it.
+    next_key: Option<u64>,
+    /// The deepest ply at which a line below the current node has ended so far (its
+    /// subtree's height, for proven table entries).
+    reach: u32,
+    /// Whether to keep the principal variation below the root: not during the exact
+    /// solve's null-window tests, which need only the root's move.
+    full_pv: bool,
+    /// Set when the last iteration's PV is only the root's move.
+    pv_is_partial: bool,
+}
+
+/// A deterministic method's search on one thread: see [`super::search`].
+pub(crate) fn search<G: Game>(
+    game: &mut G,
+    opts: &mut Options<'_>,
+) -> Result<SearchResult, GameError> {
+    let plan = Plan::of(game, opts);
+    let (mut lent, mut own) = (opts.table.take(), None);
+    let table = search_table(opts.method, &mut lent, &mut own, opts.table_bytes);
+    let progress = opts.progress.as_mut().map(|p| &mut **p as _);
+    let outcome = run_thread(game, plan, opts.stop, progress, table, None);
+    opts.table = lent;
+    outcome.map(|o| o.result)
+}
+
+/// One thread's search, alone or in a team.
+pub(crate) fn run_thread<'a, G: Game>(
+    game: &'a mut G,
+    plan: Plan,
+    stop: Option<&'a AtomicI32>,
+    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
+    table: Option<&'a Table>,
+    team: Option<&'a Team>,
+) -> Result<Outcome, GameError> {
+    let buffers = SCRATCH.with(|s| s.take());
+    // A search that never goes `stack::EVERY` plies deep never looks at its stack.
+    let lean = table.is_none() && team.is_none() && plan.max_depth <= stack::EVERY;
+    let (result, mut buffers) = if lean {
+        run_engine::<G, true>(game, plan, stop, progress, table, team, buffers)
+    } else {
+        run_engine::<G, false>(game, plan, stop, progress, table, team, buffers)
+    };
+    // Kept for the next search, up to a usual depth: a rare very deep search should not
+    // leave its memory behind.
+    buffers.0.reset();
+    buffers.1.truncate(SCRATCH_PLIES);
+    buffers.2.truncate(SCRATCH_PLIES);
+    SCRATCH.with(|s| s.set(buffers));
+    result
+}
+
+type Scratch = (Lines, PlyBuffers, PlyBuffers);
+
+/// `run_thread` with the node compiled lean or not.
+fn run_engine<'a, G: Game, const LEAN: bool>(
+    game: &'a mut G,
+    plan: Plan,
+    stop: Option<&'a AtomicI32>,
+    progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
+    table: Option<&'a Table>,
+    team: Option<&'a Team>,
+    (mut pv, moves, deferred): Scratch,
+) -> (Result<Outcome, GameError>, Scratch) {
+    pv.reset();
+    let mut engine = Engine::<G, LEAN> {
+        game,
+        plan,
+        watch: Watch::new(plan, stop, team),
+        progress,
+        table,
+        stats: SearchStats::default(),
+        horizon: 0,
+        height: 0,
+        pv,
+        moves,
+        deferred,
+        next_key: None,
+        reach: 0,
+        full_pv: true,
+        pv_is_partial: false,
+    };
+    let result = engine.run();
+    (result, (engine.pv, engine.moves, engine.deferred))
+}
+
+/// A move list per ply: the principal variations, or the moves to search.
+type PlyBuffers = Vec<Vec<Move>>;
+
+/// How many plies of buffers a thread keeps between searches.
+const SCRATCH_PLIES: usize = 128;
+
+thread_local! {
+    /// The per-ply buffers of this thread's last search, for the next one: a solver that
+    /// runs many short searches (a game's moves, a test set) then allocates nothing.
+    static SCRATCH: Cell<Scratch> = Cell::new(Default::default());
+}
