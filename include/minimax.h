@@ -16,10 +16,10 @@
 #define MM_VERSION_STRING "0.4.0"
 
 /**
- * A principal variation's entry for a chance step (the outcome is not chosen):
- * `INT64_MIN + 1`.
+ * The longest optimal line an `mm_solution` holds: a tree of `2^64` leaves would not fit
+ * in memory, so every leaf array's height is below it.
  */
-#define MM_MOVE_ANY (INT64_MIN + 1)
+#define MM_MAX_LINE 64
 
 /**
  * `max_depth` for "until the value is proven".
@@ -40,10 +40,10 @@
 #define MM_MAX_THREADS 256
 
 /**
- * The longest optimal line an `mm_solution` holds: a tree of `2^64` leaves would not fit
- * in memory, so every leaf array's height is below it.
+ * A principal variation's entry for a chance step (the outcome is not chosen):
+ * `INT64_MIN + 1`.
  */
-#define MM_MAX_LINE 64
+#define MM_MOVE_ANY (INT64_MIN + 1)
 
 /**
  * The largest tree height the textbook functions accept: `2^30` leaves, so that every
@@ -397,6 +397,78 @@ typedef struct mm_game {
 } mm_game;
 
 /**
+ * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
+ */
+typedef uint32_t mm_algorithm;
+
+/**
+ * What a search did.
+ */
+typedef struct mm_stats {
+  /**
+   * Nodes entered, the root and the leaves included.
+   */
+  uint64_t nodes;
+  /**
+   * Leaves whose value was read.
+   */
+  uint64_t leaves;
+  /**
+   * Inner nodes left before their last child because `beta <= alpha`.
+   */
+  uint64_t cutoffs;
+} mm_stats;
+
+/**
+ * The answer to a solved tree.
+ */
+typedef struct mm_solution {
+  /**
+   * The minimax value of the root.
+   */
+  int32_t value;
+  /**
+   * The index of the leaf reached when both sides play optimally (the leftmost on ties).
+   */
+  size_t best_leaf;
+  /**
+   * How many entries of `line` are used: the tree's height.
+   */
+  size_t line_len;
+  /**
+   * The optimal line: the child index (0 = leftmost) chosen at each level, root first.
+   */
+  size_t line[MM_MAX_LINE];
+  /**
+   * What the search did.
+   */
+  struct mm_stats stats;
+} mm_solution;
+
+/**
+ * The answer to a tree with chance nodes.
+ */
+typedef struct mm_chance_solution {
+  /**
+   * The expected value of the root, MAX's view.
+   */
+  double value;
+  /**
+   * How many moves the optimal line has, up to the first chance node (where the next
+   * step is drawn, not chosen); written to the caller's line buffer.
+   */
+  size_t line_len;
+  /**
+   * What the search did.
+   */
+  struct mm_stats stats;
+  /**
+   * How many nodes the search never entered (pruned, or below a pruned node).
+   */
+  size_t pruned;
+} mm_chance_solution;
+
+/**
  * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
  */
 typedef uint32_t mm_search_method;
@@ -641,78 +713,6 @@ typedef struct mm_search_result {
 } mm_search_result;
 
 /**
- * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
- */
-typedef uint32_t mm_algorithm;
-
-/**
- * What a search did.
- */
-typedef struct mm_stats {
-  /**
-   * Nodes entered, the root and the leaves included.
-   */
-  uint64_t nodes;
-  /**
-   * Leaves whose value was read.
-   */
-  uint64_t leaves;
-  /**
-   * Inner nodes left before their last child because `beta <= alpha`.
-   */
-  uint64_t cutoffs;
-} mm_stats;
-
-/**
- * The answer to a solved tree.
- */
-typedef struct mm_solution {
-  /**
-   * The minimax value of the root.
-   */
-  int32_t value;
-  /**
-   * The index of the leaf reached when both sides play optimally (the leftmost on ties).
-   */
-  size_t best_leaf;
-  /**
-   * How many entries of `line` are used: the tree's height.
-   */
-  size_t line_len;
-  /**
-   * The optimal line: the child index (0 = leftmost) chosen at each level, root first.
-   */
-  size_t line[MM_MAX_LINE];
-  /**
-   * What the search did.
-   */
-  struct mm_stats stats;
-} mm_solution;
-
-/**
- * The answer to a tree with chance nodes.
- */
-typedef struct mm_chance_solution {
-  /**
-   * The expected value of the root, MAX's view.
-   */
-  double value;
-  /**
-   * How many moves the optimal line has, up to the first chance node (where the next
-   * step is drawn, not chosen); written to the caller's line buffer.
-   */
-  size_t line_len;
-  /**
-   * What the search did.
-   */
-  struct mm_stats stats;
-  /**
-   * How many nodes the search never entered (pruned, or below a pruned node).
-   */
-  size_t pruned;
-} mm_chance_solution;
-
-/**
  * Where and why a text failed to parse.
  */
 typedef struct mm_parse_error {
@@ -787,6 +787,44 @@ typedef struct mm_tree_solution {
  * Scores are the side to move's view (negamax): high is good for the side to move.
  */
 #define MM_SCORES_SIDE_TO_MOVE 1
+
+/**
+ * Plain minimax: visits every node (the teaching reference).
+ */
+#define MM_ALGORITHM_MINIMAX 0
+
+/**
+ * The textbook fail-soft alpha-beta: children left to right, cut when `beta <= alpha`.
+ */
+#define MM_ALGORITHM_ALPHABETA 1
+
+/**
+ * The fastest exact method for the tree: the same value and optimal line, with
+ * statistics that count every search it made (the line's included).
+ */
+#define MM_ALGORITHM_FASTEST 2
+
+/**
+ * The algorithm to use when in doubt: `MM_ALGORITHM_FASTEST`.
+ */
+#define MM_ALGORITHM_DEFAULT MM_ALGORITHM_FASTEST
+
+/**
+ * For trees with chance nodes (`mm_expectimax_leaves`, `mm_tree_expectimax`,
+ * `mm_tree_dot`): plain expectiminimax, which visits every node.
+ */
+#define MM_ALGORITHM_EXPECTIMAX 3
+
+/**
+ * Expectiminimax with alpha-beta and Ballard's Star1 pruning at chance nodes (the
+ * lowest and highest leaf are its bounds).
+ */
+#define MM_ALGORITHM_STAR1 4
+
+/**
+ * Star1 with Star2's probing.
+ */
+#define MM_ALGORITHM_STAR2 5
 
 /**
  * Plain minimax: prunes nothing, no table; the teaching reference.
@@ -872,44 +910,6 @@ typedef struct mm_tree_solution {
  */
 #define MM_VALUE_EXPECTED 1
 
-/**
- * Plain minimax: visits every node (the teaching reference).
- */
-#define MM_ALGORITHM_MINIMAX 0
-
-/**
- * The textbook fail-soft alpha-beta: children left to right, cut when `beta <= alpha`.
- */
-#define MM_ALGORITHM_ALPHABETA 1
-
-/**
- * The fastest exact method for the tree: the same value and optimal line, with
- * statistics that count every search it made (the line's included).
- */
-#define MM_ALGORITHM_FASTEST 2
-
-/**
- * The algorithm to use when in doubt: `MM_ALGORITHM_FASTEST`.
- */
-#define MM_ALGORITHM_DEFAULT MM_ALGORITHM_FASTEST
-
-/**
- * For trees with chance nodes (`mm_expectimax_leaves`, `mm_tree_expectimax`,
- * `mm_tree_dot`): plain expectiminimax, which visits every node.
- */
-#define MM_ALGORITHM_EXPECTIMAX 3
-
-/**
- * Expectiminimax with alpha-beta and Ballard's Star1 pruning at chance nodes (the
- * lowest and highest leaf are its bounds).
- */
-#define MM_ALGORITHM_STAR1 4
-
-/**
- * Star1 with Star2's probing.
- */
-#define MM_ALGORITHM_STAR2 5
-
 
 
 #ifdef __cplusplus
@@ -939,41 +939,48 @@ enum mm_status mm_last_error(void);
 enum mm_status mm_game_init_sized(struct mm_game *game, size_t size);
 
 /**
- * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
- * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_TABLE_TOO_SMALL` if `bytes` is
- * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
+ * Solves the complete tree whose `count` leaves are `leaves` (leftmost first), where
+ * every inner node has `branching` children and MAX moves at the root if `max_at_root`.
+ * `count` must be `branching^h` for some `h >= 0`; 1 means the root is a leaf.
  *
- * A table serves one `mm_search` at a time (which may run on many threads): two
- * searches at once must each have their own. It keeps its entries from one search to
- * the next, so that a program playing a game finds the previous move's work (the
- * entries of earlier searches are the first to be replaced); `mm_table_clear` forgets
- * them, before a table searches another game.
- * Its memory is all mapped and cleared here, on Linux on 2 MiB pages where the system
- * gives them (a probe lands anywhere in the table: small pages would add a TLB miss).
+ * Returns `MM_OK` and fills `*out`, or an error status and leaves `*out` untouched:
+ * `MM_ERR_NULL_ARGUMENT`, `MM_ERR_BRANCHING_TOO_SMALL` (0 or 1), `MM_ERR_NO_LEAVES`,
+ * `MM_ERR_LEAF_COUNT_NOT_A_POWER`, `MM_ERR_TOO_MANY_LEAVES`, `MM_ERR_UNKNOWN_ALGORITHM`,
+ * `MM_ERR_CHANCE_ALGORITHM` (for expected values, see `mm_expectimax_leaves`).
  *
  * # Safety
- * `out` must be writable.
+ * `leaves` must point to `count` readable `int32_t`s, and `out` to a writable
+ * `mm_solution`.
  */
-enum mm_status mm_table_new(size_t bytes, struct mm_table **out);
+enum mm_status mm_solve_leaves(const int32_t *leaves,
+                               size_t count,
+                               size_t branching,
+                               bool max_at_root,
+                               mm_algorithm algorithm,
+                               struct mm_solution *out);
 
 /**
- * Forgets every entry of a table from `mm_table_new`, in constant time: the next search
- * starts as with a new table. `MM_ERR_TABLE_BUSY` while a search uses it.
+ * Solves the complete tree of a leaf array (as `mm_solve_leaves` takes it) with every
+ * MIN level turned into a chance level of equal weights: MAX, chance, MAX, ... from a
+ * MAX root (chance, MIN, chance, ... from a MIN root), by `MM_ALGORITHM_EXPECTIMAX`,
+ * `STAR1` or `STAR2` (another algorithm gets `MM_ERR_UNKNOWN_ALGORITHM`). On `MM_OK`
+ * fills `*out` and, if `line` is not NULL, writes the optimal line's child positions
+ * (0 = leftmost) up to the first chance level; `line_cap` must then be at least the
+ * tree's height, else `MM_ERR_BUFFER_TOO_SMALL`. Other errors as for `mm_solve_leaves`.
+ * Nothing is written on an error.
  *
  * # Safety
- * `table` must be a live table from `mm_table_new`.
+ * `leaves` must hold `count` values; `out` must be writable; `line`, if not NULL,
+ * `line_cap` writable entries.
  */
-enum mm_status mm_table_clear(struct mm_table *table);
-
-/**
- * Frees a table from `mm_table_new`. NULL is allowed and does nothing. A table freed
- * while a search uses it (from one of its callbacks, or another thread) is freed when
- * that search ends; the search itself is not disturbed.
- *
- * # Safety
- * `table` must be NULL or a table not yet freed.
- */
-void mm_table_free(struct mm_table *table);
+enum mm_status mm_expectimax_leaves(const int32_t *leaves,
+                                    size_t count,
+                                    size_t branching,
+                                    bool max_at_root,
+                                    mm_algorithm algorithm,
+                                    struct mm_chance_solution *out,
+                                    size_t *line,
+                                    size_t line_cap);
 
 /**
  * Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
@@ -1023,54 +1030,47 @@ enum mm_status mm_search(const struct mm_game *game,
                          size_t pv_cap);
 
 /**
- * Solves the complete tree whose `count` leaves are `leaves` (leftmost first), where
- * every inner node has `branching` children and MAX moves at the root if `max_at_root`.
- * `count` must be `branching^h` for some `h >= 0`; 1 means the root is a leaf.
- *
- * Returns `MM_OK` and fills `*out`, or an error status and leaves `*out` untouched:
- * `MM_ERR_NULL_ARGUMENT`, `MM_ERR_BRANCHING_TOO_SMALL` (0 or 1), `MM_ERR_NO_LEAVES`,
- * `MM_ERR_LEAF_COUNT_NOT_A_POWER`, `MM_ERR_TOO_MANY_LEAVES`, `MM_ERR_UNKNOWN_ALGORITHM`,
- * `MM_ERR_CHANCE_ALGORITHM` (for expected values, see `mm_expectimax_leaves`).
- *
- * # Safety
- * `leaves` must point to `count` readable `int32_t`s, and `out` to a writable
- * `mm_solution`.
- */
-enum mm_status mm_solve_leaves(const int32_t *leaves,
-                               size_t count,
-                               size_t branching,
-                               bool max_at_root,
-                               mm_algorithm algorithm,
-                               struct mm_solution *out);
-
-/**
- * Solves the complete tree of a leaf array (as `mm_solve_leaves` takes it) with every
- * MIN level turned into a chance level of equal weights: MAX, chance, MAX, ... from a
- * MAX root (chance, MIN, chance, ... from a MIN root), by `MM_ALGORITHM_EXPECTIMAX`,
- * `STAR1` or `STAR2` (another algorithm gets `MM_ERR_UNKNOWN_ALGORITHM`). On `MM_OK`
- * fills `*out` and, if `line` is not NULL, writes the optimal line's child positions
- * (0 = leftmost) up to the first chance level; `line_cap` must then be at least the
- * tree's height, else `MM_ERR_BUFFER_TOO_SMALL`. Other errors as for `mm_solve_leaves`.
- * Nothing is written on an error.
- *
- * # Safety
- * `leaves` must hold `count` values; `out` must be writable; `line`, if not NULL,
- * `line_cap` writable entries.
- */
-enum mm_status mm_expectimax_leaves(const int32_t *leaves,
-                                    size_t count,
-                                    size_t branching,
-                                    bool max_at_root,
-                                    mm_algorithm algorithm,
-                                    struct mm_chance_solution *out,
-                                    size_t *line,
-                                    size_t line_cap);
-
-/**
  * A static, NUL-terminated message for a status code; never NULL. A code that is not a
  * status gets "unknown status code". The string must not be freed.
  */
 const char *mm_error_message(int code);
+
+/**
+ * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
+ * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_TABLE_TOO_SMALL` if `bytes` is
+ * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
+ *
+ * A table serves one `mm_search` at a time (which may run on many threads): two
+ * searches at once must each have their own. It keeps its entries from one search to
+ * the next, so that a program playing a game finds the previous move's work (the
+ * entries of earlier searches are the first to be replaced); `mm_table_clear` forgets
+ * them, before a table searches another game.
+ * Its memory is all mapped and cleared here, on Linux on 2 MiB pages where the system
+ * gives them (a probe lands anywhere in the table: small pages would add a TLB miss).
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum mm_status mm_table_new(size_t bytes, struct mm_table **out);
+
+/**
+ * Forgets every entry of a table from `mm_table_new`, in constant time: the next search
+ * starts as with a new table. `MM_ERR_TABLE_BUSY` while a search uses it.
+ *
+ * # Safety
+ * `table` must be a live table from `mm_table_new`.
+ */
+enum mm_status mm_table_clear(struct mm_table *table);
+
+/**
+ * Frees a table from `mm_table_new`. NULL is allowed and does nothing. A table freed
+ * while a search uses it (from one of its callbacks, or another thread) is freed when
+ * that search ends; the search itself is not disturbed.
+ *
+ * # Safety
+ * `table` must be NULL or a table not yet freed.
+ */
+void mm_table_free(struct mm_table *table);
 
 /**
  * The first document's `minimax`: the value of node `nodeIndex` at level `depth` of the

@@ -8,10 +8,10 @@
 mod common;
 
 use common::{compile, root, scratch};
-use minimax::ffi::game::{
-    mm_game, mm_progress, mm_search_method, mm_search_options, mm_search_result, mm_search_stats,
-};
+use minimax::ffi::game::mm_game;
 use minimax::ffi::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
+use minimax::ffi::options::{mm_progress, mm_search_method, mm_search_options};
+use minimax::ffi::result::{mm_search_result, mm_search_stats};
 use minimax::ffi::status::mm_status;
 use minimax::ffi::trees::{mm_node_info, mm_parse_error, mm_tree_solution};
 use std::collections::BTreeSet;

@@ -5,6 +5,8 @@
 use minimax::ffi::boundary::{force_panic_for_tests, mm_last_error};
 use minimax::ffi::game::*;
 use minimax::ffi::leaves::*;
+use minimax::ffi::result::*;
+use minimax::ffi::search::*;
 use minimax::ffi::status::mm_status::*;
 use minimax::ffi::textbook::{alphabeta, minimax};
 use minimax::ffi::trees::*;

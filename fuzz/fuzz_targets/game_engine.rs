@@ -9,6 +9,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use minimax::ffi::game::*;
+use minimax::ffi::options::*;
+use minimax::ffi::result::*;
+use minimax::ffi::search::*;
 use minimax::ffi::status::mm_status::{self, *};
 use std::ffi::c_void;
 

@@ -1,0 +1,235 @@
+//! How to search, from C: `mm_search_options` with its size and defaults, the methods,
+//! the limits' constants, and the progress reports.
+
+use std::ffi::{c_int, c_void};
+
+use super::args::{non_null, read_sized, write_sized};
+use super::boundary::status_call;
+use super::result::{kind_of, mm_value_kind};
+use super::status::mm_status::{self, *};
+use super::table::mm_table;
+use crate::search::{self, Method, Options, Progress};
+
+/// A search method for `mm_search`: one of the `MM_SEARCH_*` values.
+pub type mm_search_method = u32;
+/// Plain minimax: prunes nothing, no table; the teaching reference.
+pub const MM_SEARCH_MINIMAX: mm_search_method = 0;
+/// Fail-soft alpha-beta.
+pub const MM_SEARCH_ALPHABETA: mm_search_method = 1;
+/// Principal variation search.
+pub const MM_SEARCH_PVS: mm_search_method = 2;
+/// The exact game value by null-window searches narrowing the score range (MTD-style).
+pub const MM_SEARCH_EXACT: mm_search_method = 3;
+/// Expectiminimax, for games with chance nodes: prunes nothing; the reference.
+pub const MM_SEARCH_EXPECTIMAX: mm_search_method = 4;
+/// Expectiminimax with alpha-beta and Ballard's Star1 pruning at chance nodes; needs the
+/// game's `bounds` (else `MM_ERR_NEEDS_BOUNDS`), which must hold every score and
+/// evaluation below the root (else `MM_ERR_GAME_BAD_BOUNDS`).
+pub const MM_SEARCH_STAR1: mm_search_method = 5;
+/// Star1 with Star2's probing: one move of each outcome first, whose bounds often settle
+/// a chance node early. Needs bounds as Star1 does.
+pub const MM_SEARCH_STAR2: mm_search_method = 6;
+
+/// `max_depth` for "until the value is proven".
+pub const MM_DEPTH_UNLIMITED: u32 = u32::MAX;
+/// The deepest a search goes, in plies below the root, on every thread and by every
+/// method: a line of up to this many plies is searched to its end (the search grows its
+/// stack as it goes, on the thread it runs on), and a position this deep that is not
+/// over and is not at the depth limit gives `MM_ERR_GAME_TOO_DEEP`.
+pub const MM_MAX_PLIES: u32 = 1 << 20;
+const _: () = assert!(MM_MAX_PLIES == search::MAX_PLIES);
+/// The most `threads` a search takes; more gets `MM_ERR_TOO_MANY_THREADS`.
+pub const MM_MAX_THREADS: u32 = 256;
+const _: () = assert!(MM_MAX_THREADS as usize == search::MAX_THREADS);
+
+/// A progress report, after each completed iteration.
+#[repr(C)]
+pub struct mm_progress {
+    /// The depth of the iteration just completed.
+    pub depth: u32,
+    /// MAX's view.
+    pub value: i32,
+    /// Nodes searched so far, on every thread.
+    pub nodes: u64,
+    /// Microseconds since the search was called.
+    pub elapsed_us: u64,
+    /// The principal variation, valid during the call only (ending early as
+    /// `mm_search_result.pv_len` says).
+    pub pv: *const i64,
+    /// The principal variation's length (its moves are at `pv`).
+    pub pv_len: usize,
+    /// `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
+    pub value_kind: mm_value_kind,
+    /// A chance method's expected value (MAX's view); `value` as a double otherwise.
+    pub expected: f64,
+}
+
+/// How to search. Fill it with `mm_search_options_init`, then change what you need.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mm_search_options {
+    /// `sizeof(mm_search_options)`, set by `mm_search_options_init`: lets later versions
+    /// add fields.
+    pub struct_size: usize,
+    /// An `MM_SEARCH_*` method (default `MM_SEARCH_ALPHABETA`).
+    pub method: mm_search_method,
+    /// The depth limit in plies (default `MM_DEPTH_UNLIMITED`).
+    pub max_depth: u32,
+    /// Search depths 1, 2, ... and stop once proven (default true).
+    pub iterative_deepening: bool,
+    /// Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
+    /// memory cannot be had, the search runs without a table (same answer, slower).
+    pub table_bytes: usize,
+    /// Stop after this many nodes; 0: no limit.
+    pub node_limit: u64,
+    /// Stop after this many microseconds; 0: no limit.
+    pub time_limit_us: u64,
+    /// If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
+    /// stop the search.
+    pub stop: *const c_int,
+    /// If not NULL, called after each completed iteration, on the calling thread: each
+    /// depth once, in order (with threads, also the depths another thread completed
+    /// first, reported when the calling thread next can), the last being the answer's.
+    /// Like the game's callbacks it must return normally (no `longjmp` out of it).
+    pub progress: Option<unsafe extern "C" fn(context: *mut c_void, report: *const mm_progress)>,
+    /// Passed to `progress`.
+    pub progress_context: *mut c_void,
+    /// Whether MAX moves at the root, for games without `max_to_move` (default true).
+    pub max_at_root: bool,
+    /// `MM_SEARCH_EXACT` only: after the score is found, seek the fastest win or slowest
+    /// loss among moves of that score (default true; off for games whose score already
+    /// encodes the distance to the end).
+    pub refine_distance: bool,
+    /// The room given to the `moves` callback per position (default 256); more than can
+    /// be allocated gets `MM_ERR_OUT_OF_MEMORY`.
+    pub max_moves: usize,
+    /// If not NULL, a table from `mm_table_new` to use instead of allocating
+    /// `table_bytes` for this search: reuse one across many searches. One search at a
+    /// time per table: a search given a table in use gets `MM_ERR_TABLE_BUSY`.
+    pub table: *mut mm_table,
+    /// Threads to search with (default 1: deterministic). 0 is one per available core;
+    /// more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`.
+    /// More than one needs the game's `copy_context`; without it, for
+    /// `MM_SEARCH_MINIMAX` or a chance method, or without a table (`hash` NULL or
+    /// `table_bytes` 0), the search runs on one thread, and the result's
+    /// `fewer_threads` says why. An exact solve gives the same value on any number of
+    /// threads and an optimal move (maybe another of the optimal moves); a completed
+    /// depth-limited iteration gives the same value as one thread at that depth.
+    pub threads: u32,
+}
+
+impl Default for mm_search_options {
+    /// What `mm_search_options_init_sized` writes: this version's size and the defaults.
+    fn default() -> Self {
+        let d = Options::default();
+        mm_search_options {
+            struct_size: size_of::<mm_search_options>(),
+            method: MM_SEARCH_ALPHABETA,
+            max_depth: d.max_depth,
+            iterative_deepening: d.iterative_deepening,
+            table_bytes: d.table_bytes,
+            node_limit: 0,
+            time_limit_us: 0,
+            stop: std::ptr::null(),
+            progress: None,
+            progress_context: std::ptr::null_mut(),
+            max_at_root: d.max_at_root,
+            refine_distance: d.refine_distance,
+            max_moves: 256,
+            table: std::ptr::null_mut(),
+            threads: 1,
+        }
+    }
+}
+
+/// The size of `mm_search_options` before `threads`.
+const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_options, threads);
+
+/// Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
+/// caller was compiled), with that size and the defaults. The header's
+/// `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
+/// A size of an older version (96 bytes: before `threads`) gets that version's fields
+/// only; a larger size gets zeros past this version's fields. Any other size is
+/// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+///
+/// # Safety
+/// `options` must point to `size` writable bytes, aligned for `mm_search_options`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_search_options_init_sized(
+    options: *mut mm_search_options,
+    size: usize,
+) -> mm_status {
+    status_call(|| {
+        let options = non_null(options)?;
+        // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
+        unsafe {
+            write_sized(
+                options,
+                mm_search_options::default(),
+                size,
+                &[OPTIONS_SIZE_WITHOUT_THREADS],
+            )
+        }
+    })
+}
+
+/// The caller's options, read at the size they were compiled with; NULL gives the
+/// defaults. Checked: `max_moves` 0 is `MM_ERR_BAD_OPTIONS`, more than `MM_MAX_THREADS`
+/// threads `MM_ERR_TOO_MANY_THREADS`.
+///
+/// # Safety
+/// `options`, if not NULL, must point to options of their `struct_size` from
+/// `mm_search_options_init`.
+pub(crate) unsafe fn read_options(
+    options: *const mm_search_options,
+) -> Result<mm_search_options, mm_status> {
+    let defaults = mm_search_options::default();
+    if options.is_null() {
+        return Ok(defaults);
+    }
+    // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee).
+    unsafe { read_sized(options, defaults, &[OPTIONS_SIZE_WITHOUT_THREADS]) }
+}
+
+/// The checks on the options' values, after the game's.
+pub(crate) fn check_options(options: &mm_search_options) -> Result<(), mm_status> {
+    if options.max_moves == 0 {
+        return Err(MM_ERR_BAD_OPTIONS);
+    }
+    if options.threads > MM_MAX_THREADS {
+        return Err(MM_ERR_TOO_MANY_THREADS);
+    }
+    Ok(())
+}
+
+/// The method an `MM_SEARCH_*` value names.
+pub(crate) fn method_of(code: mm_search_method) -> Result<Method, mm_status> {
+    Ok(match code {
+        MM_SEARCH_MINIMAX => Method::Minimax,
+        MM_SEARCH_ALPHABETA => Method::AlphaBeta,
+        MM_SEARCH_PVS => Method::Pvs,
+        MM_SEARCH_EXACT => Method::Exact,
+        MM_SEARCH_EXPECTIMAX => Method::Expectimax,
+        MM_SEARCH_STAR1 => Method::Star1,
+        MM_SEARCH_STAR2 => Method::Star2,
+        _ => return Err(MM_ERR_UNKNOWN_ALGORITHM),
+    })
+}
+
+/// Calls the caller's progress callback, if any, with `p`.
+pub(crate) fn report(options: &mm_search_options, p: &Progress) {
+    if let Some(f) = options.progress {
+        let r = mm_progress {
+            depth: p.depth,
+            value: p.value,
+            nodes: p.nodes,
+            elapsed_us: p.elapsed.as_micros() as u64,
+            pv: p.pv.as_ptr(),
+            pv_len: p.pv.len(),
+            value_kind: kind_of(p.expected),
+            expected: p.expected.unwrap_or(p.value as f64),
+        };
+        // SAFETY: the caller's progress callback with its context; `r` is live.
+        unsafe { f(options.progress_context, &r) };
+    }
+}
