@@ -39,6 +39,7 @@ mod chance;
 mod engine;
 mod game;
 mod limits;
+pub mod mcts;
 mod memory;
 mod options;
 mod parallel;

@@ -206,3 +206,85 @@ impl Game for ConnectFour {
         })
     }
 }
+
+/// Connect Four as a bitboard (the layout John Tromp and Pascal Pons describe: a column
+/// of 6 cells and a sentinel bit; the side to move's stones and all stones), for the
+/// tests that play many games. Scores are the sign only: 1 when the first player won,
+/// -1 when the second did, 0 for a draw; `evaluate` is 0.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits {
+    pub me: u64,
+    pub mask: u64,
+    pub stones: u32,
+}
+
+impl Bits {
+    pub fn new() -> Self {
+        Bits {
+            me: 0,
+            mask: 0,
+            stones: 0,
+        }
+    }
+    /// Plays a string of column digits 1-7; `None` if a move is invalid or after a win.
+    pub fn from_moves(s: &str) -> Option<Self> {
+        let mut b = Bits::new();
+        for ch in s.chars() {
+            let c = ch.to_digit(10)?.checked_sub(1)? as Move;
+            if c >= 7 || !b.can_play(c) || b.won_by_last() {
+                return None;
+            }
+            b.play(c);
+        }
+        (!b.won_by_last()).then_some(b)
+    }
+    fn can_play(&self, col: Move) -> bool {
+        self.mask & (1 << (5 + col * 7)) == 0
+    }
+    pub fn won_by_last(&self) -> bool {
+        let s = self.me ^ self.mask;
+        [1, 6, 7, 8].iter().any(|&d| {
+            let pairs = s & (s >> d);
+            pairs & (pairs >> (2 * d)) != 0
+        })
+    }
+}
+
+impl Game for Bits {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend(
+            [3, 2, 4, 1, 5, 0, 6]
+                .into_iter()
+                .filter(|&c| self.can_play(c)),
+        );
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.me ^= self.mask;
+        self.mask |= self.mask + (1 << (mv * 7));
+        self.stones += 1;
+    }
+    fn undo(&mut self, mv: Move) {
+        let column = 0x3f << (mv * 7);
+        let top = 1u64 << (63 - (self.mask & column).leading_zeros());
+        self.mask ^= top;
+        self.me ^= self.mask;
+        self.stones -= 1;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        if self.won_by_last() {
+            // The side that just moved won: the first player if an odd count was played.
+            return Some(if self.stones % 2 == 1 { 1 } else { -1 });
+        }
+        (self.stones == 42).then_some(0)
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn hash(&mut self) -> Option<u64> {
+        Some((self.me + self.mask).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.stones % 2 == 0)
+    }
+}

@@ -1,0 +1,404 @@
+//! Monte Carlo tree search over the same [`Game`] trait as alpha-beta, for games with no
+//! good evaluation: UCT (Kocsis and Szepesvári 2006) with uniform random playouts through
+//! the game's own `moves`, `play`, `undo` and `outcome`; score-bounded MCTS (Cazenave and
+//! Saffidine 2011), which with win/draw/loss rewards is MCTS-Solver (Winands, Björnsson
+//! and Saito 2008): final positions propagate as proofs, and a proven root ends the
+//! search; open-loop sampling at chance nodes. Written from those papers' descriptions.
+//!
+//! Rewards are MAX's, in [0, 1]: by default a win 1, a draw 0.5, a loss 0 (the score's
+//! sign); with [`Reward::Scaled`] the score itself, scaled by the game's bounds. The
+//! result speaks for the side to move at the root.
+//!
+//! `mod.rs` holds the options, the result and the persistent search object; `tree.rs`
+//! the tree; `iterate.rs` one iteration (selection, expansion, playout, update); `rng.rs`
+//! the playouts' generator.
+//!
+//! ```
+//! use minimax::search::{Game, GameError, Move};
+//! use minimax::search::mcts::{Mcts, MctsOptions};
+//!
+//! /// Take 1 or 2 sticks; whoever takes the last stick wins.
+//! struct Sticks { left: i64, max_to_move: bool }
+//!
+//! impl Game for Sticks {
+//!     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+//!         out.extend((1..=2).filter(|&n| n <= self.left));
+//!         Ok(())
+//!     }
+//!     fn play(&mut self, n: Move) { self.left -= n; self.max_to_move = !self.max_to_move; }
+//!     fn undo(&mut self, n: Move) { self.left += n; self.max_to_move = !self.max_to_move; }
+//!     fn outcome(&mut self) -> Option<i32> {
+//!         (self.left == 0).then(|| if self.max_to_move { -1 } else { 1 })
+//!     }
+//!     fn evaluate(&mut self) -> i32 { 0 }
+//! }
+//!
+//! let mut game = Sticks { left: 7, max_to_move: true };
+//! let mut mcts = Mcts::new(MctsOptions { playouts: 5_000, ..MctsOptions::default() });
+//! let r = mcts.search(&mut game).unwrap();
+//! assert_eq!(r.best_move, Some(1));   // leave a multiple of 3
+//! assert!(r.proven.is_some());        // the solver proves the win
+//! ```
+
+mod iterate;
+mod rng;
+mod tree;
+
+use std::sync::atomic::AtomicI32;
+use std::time::{Duration, Instant};
+
+use crate::search::game::{Game, GameError, Move, ScoreView};
+use rng::Rng;
+use tree::Tree;
+
+/// How a final score (or a cut-off playout's evaluation) becomes MAX's reward.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reward {
+    /// The score's sign: a win 1, a draw 0.5, a loss 0. A cut-off playout's evaluation
+    /// `e` gives `1 / (1 + exp(-e / scale))`.
+    Sign {
+        /// The evaluation that counts as a 73% chance of winning.
+        scale: f64,
+    },
+    /// The score scaled into [0, 1] by the game's `bounds` (needed: else
+    /// [`GameError::NeedsBounds`]); an evaluation the same way, clamped. Proofs are then
+    /// exact scores.
+    Scaled,
+}
+
+/// How to search.
+pub struct MctsOptions<'a> {
+    /// Stop after this many playouts in one call of [`Mcts::search`] (0: until the root is
+    /// proven, the tree is full, or another limit).
+    pub playouts: u64,
+    /// The most nodes the tree holds: when full, it stops growing and the search goes on
+    /// in the tree it has ([`MctsResult::tree_full`]). Each node takes about 64 bytes.
+    pub max_nodes: usize,
+    /// Stop after this long.
+    pub time_limit: Option<Duration>,
+    /// Stop when another thread stores a non-zero value here.
+    pub stop: Option<&'a AtomicI32>,
+    /// The exploration constant of UCT: `mean + c * sqrt(ln(parent visits) / visits)`.
+    pub exploration: f64,
+    /// How final scores become rewards.
+    pub reward: Reward,
+    /// End a playout after this many plies and score it by `evaluate` (0: play to the
+    /// end).
+    pub playout_depth: u32,
+    /// Whether MAX moves at the root, for games without `max_to_move`.
+    pub max_at_root: bool,
+    /// The seed of the playouts' generator: one thread and one seed give one result.
+    pub seed: u64,
+    /// Called every `report_every` playouts (0: never), on the calling thread.
+    pub progress: Option<&'a mut dyn FnMut(&MctsProgress)>,
+    /// How often `progress` is called, in playouts.
+    pub report_every: u64,
+}
+
+impl Default for MctsOptions<'_> {
+    fn default() -> Self {
+        MctsOptions {
+            playouts: 10_000,
+            max_nodes: 1 << 22,
+            time_limit: None,
+            stop: None,
+            exploration: std::f64::consts::SQRT_2,
+            reward: Reward::Sign { scale: 1.0 },
+            playout_depth: 0,
+            max_at_root: true,
+            seed: 0x5EED,
+            progress: None,
+            report_every: 0,
+        }
+    }
+}
+
+/// A progress report.
+#[derive(Debug, Clone, Copy)]
+pub struct MctsProgress {
+    /// Playouts so far in this search.
+    pub playouts: u64,
+    /// Nodes in the tree.
+    pub nodes: u64,
+    /// The move with the most visits so far.
+    pub best_move: Option<Move>,
+    /// Its mean reward, for the side to move at the root.
+    pub value: f64,
+    /// Time since the search was called.
+    pub elapsed: Duration,
+}
+
+/// What the search knows of one move at the root.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoveStats {
+    /// The move.
+    pub mv: Move,
+    /// How often the search chose it.
+    pub visits: u64,
+    /// Its mean reward, for the side to move at the root (0 when not visited).
+    pub mean: f64,
+    /// Its proven reward for the side to move at the root, if proven.
+    pub proven: Option<f64>,
+}
+
+/// A proof of the root's value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Proof {
+    /// The reward of best play for the side to move at the root: 1 a win, 0.5 a draw
+    /// (with sign rewards), 0 a loss.
+    pub reward: f64,
+    /// The exact score in MAX's view, where the proof gives one: a draw (0) with sign
+    /// rewards, any score with scaled rewards.
+    pub score: Option<i32>,
+}
+
+/// The answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MctsResult {
+    /// The best move: a proven win if there is one, else the most visited (`None` only if
+    /// the root is over).
+    pub best_move: Option<Move>,
+    /// The best move's mean reward (or proven reward), for the side to move at the root.
+    pub value: f64,
+    /// Set when the root's value is proven.
+    pub proven: Option<Proof>,
+    /// Every root move the tree holds, in the game's order.
+    pub root: Vec<MoveStats>,
+    /// Playouts in this search.
+    pub playouts: u64,
+    /// Nodes in the tree at the end.
+    pub nodes: u64,
+    /// The deepest tree node below the root.
+    pub depth: u32,
+    /// How long the search took.
+    pub elapsed: Duration,
+    /// Threads that searched.
+    pub threads: usize,
+    /// Set when the tree reached `max_nodes` and stopped growing.
+    pub tree_full: bool,
+}
+
+/// A search that keeps its tree between moves: [`Mcts::advance`] keeps the subtree of
+/// the move played, so that the next search starts from what this one learnt.
+pub struct Mcts<'a> {
+    opts: MctsOptions<'a>,
+    tree: Tree,
+    rng: Rng,
+}
+
+impl<'a> Mcts<'a> {
+    /// A search with `opts` and an empty tree.
+    pub fn new(opts: MctsOptions<'a>) -> Mcts<'a> {
+        let rng = Rng::new(opts.seed);
+        Mcts {
+            opts,
+            tree: Tree::default(),
+            rng,
+        }
+    }
+
+    /// The options, to change between searches (limits, the seed's effect aside).
+    pub fn options(&mut self) -> &mut MctsOptions<'a> {
+        &mut self.opts
+    }
+
+    /// Nodes in the tree.
+    pub fn nodes(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    /// Searches `game` from its current position, which must be the position of the tree's
+    /// root: the position of the last search, with the moves given to `advance` since
+    /// played (else call [`Mcts::clear`] first). The game is left as it was found.
+    pub fn search<G: Game>(&mut self, game: &mut G) -> Result<MctsResult, GameError> {
+        let start = Instant::now();
+        if game.is_chance() {
+            return Err(GameError::ChanceNode);
+        }
+        let convert = Convert::of(game, self.opts.reward)?;
+        let root_max = game.max_to_move().unwrap_or(self.opts.max_at_root);
+        if self.tree.root().is_none_or(|r| r.max_to_move != root_max) {
+            self.tree.reset(root_max, false);
+        }
+        let mut run =
+            iterate::Run::new(game, &mut self.tree, &mut self.rng, &mut self.opts, convert);
+        let (playouts, full) = run.search(start)?;
+        Ok(self.result(playouts, full, start, convert))
+    }
+
+    /// Keeps the subtree of `mv` (a move from the root, as played in the game) as the new
+    /// tree; a move the tree does not hold clears it. Chance outcomes are not moves of
+    /// the tree: give only the players' moves.
+    pub fn advance(&mut self, mv: Move) {
+        match self.tree.root().and_then(|_| self.tree.child(0, mv)) {
+            Some(child) => self.tree.keep_subtree(child),
+            None => self.tree.nodes.clear(),
+        }
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        self.tree.nodes.clear();
+    }
+
+    fn result(
+        &self,
+        playouts: u64,
+        tree_full: bool,
+        start: Instant,
+        convert: Convert,
+    ) -> MctsResult {
+        let root = &self.tree.nodes[0];
+        // The side to move's reward from MAX's.
+        let side = |r: f64| if root.max_to_move { r } else { 1.0 - r };
+        let mut stats = Vec::new();
+        for c in self.tree.children(0) {
+            let n = &self.tree.nodes[c as usize];
+            stats.push(MoveStats {
+                mv: n.mv,
+                visits: n.visits as u64,
+                mean: if n.visits > 0 {
+                    side(n.sum / n.visits as f64)
+                } else {
+                    0.0
+                },
+                proven: (n.lo == n.hi).then(|| side(n.lo)),
+            });
+        }
+        let proven = (root.lo == root.hi && !root.open).then(|| Proof {
+            reward: side(root.lo),
+            score: convert.score_of(root.lo),
+        });
+        // A proven best move first, then the most visits, then the best mean.
+        let best = stats
+            .iter()
+            .max_by(|a, b| {
+                let key = |s: &MoveStats| (s.proven.unwrap_or(-1.0), s.visits, s.mean);
+                let (ka, kb) = (key(a), key(b));
+                let by_proof = match (proven, a.proven, b.proven) {
+                    (Some(p), Some(x), _) if x == p.reward => std::cmp::Ordering::Greater,
+                    (Some(p), _, Some(y)) if y == p.reward => std::cmp::Ordering::Less,
+                    _ => std::cmp::Ordering::Equal,
+                };
+                by_proof.then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2))
+            })
+            .copied();
+        let value = match (proven, best) {
+            (Some(p), _) => p.reward,
+            (None, Some(b)) => b.proven.unwrap_or(b.mean),
+            (None, None) => 0.0,
+        };
+        MctsResult {
+            best_move: best.map(|b| b.mv),
+            value,
+            proven,
+            root: stats,
+            playouts,
+            nodes: self.tree.nodes.len() as u64,
+            depth: self.depth(),
+            elapsed: start.elapsed(),
+            threads: 1,
+            tree_full,
+        }
+    }
+
+    /// The deepest node below the root.
+    fn depth(&self) -> u32 {
+        let mut deepest = 0;
+        let mut depth = vec![0u32; self.tree.nodes.len()];
+        for (i, n) in self.tree.nodes.iter().enumerate().skip(1) {
+            // A parent always comes before its children in the arena.
+            depth[i] = depth[n.parent as usize] + 1;
+            deepest = deepest.max(depth[i]);
+        }
+        deepest
+    }
+}
+
+/// Searches `game` once with a fresh tree: [`Mcts::search`] without keeping the tree.
+pub fn mcts<G: Game>(game: &mut G, opts: MctsOptions<'_>) -> Result<MctsResult, GameError> {
+    Mcts::new(opts).search(game)
+}
+
+/// How the game's scores become MAX's rewards, fixed at the root.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Convert {
+    side_view: bool,
+    reward: Reward,
+    /// The game's bounds, for scaled rewards.
+    bounds: (f64, f64),
+}
+
+impl Convert {
+    fn of<G: Game>(game: &mut G, reward: Reward) -> Result<Convert, GameError> {
+        let side_view = game.score_view() == ScoreView::SideToMove;
+        let bounds = match (reward, game.bounds()) {
+            (Reward::Scaled, None) => return Err(GameError::NeedsBounds),
+            (Reward::Scaled, Some((lo, hi))) if lo >= hi => return Err(GameError::BadBounds),
+            (_, Some((lo, hi))) => (lo as f64, hi as f64),
+            (_, None) => (0.0, 0.0),
+        };
+        if let Reward::Sign { scale } = reward {
+            if !(scale > 0.0 && scale.is_finite()) {
+                return Err(GameError::BadWeight);
+            }
+        }
+        Ok(Convert {
+            side_view,
+            reward,
+            bounds,
+        })
+    }
+
+    /// A score of the game's in MAX's view, checked as the engine checks it.
+    fn max_view(&self, score: i32, max_to_move: bool) -> Result<f64, GameError> {
+        if score == i32::MIN || score == i32::MAX {
+            return Err(GameError::ScoreOutOfRange);
+        }
+        let s = score as f64;
+        Ok(if self.side_view && !max_to_move {
+            -s
+        } else {
+            s
+        })
+    }
+
+    /// MAX's reward for a final position of `score`.
+    pub(crate) fn final_reward(&self, score: i32, max_to_move: bool) -> Result<f64, GameError> {
+        let s = self.max_view(score, max_to_move)?;
+        Ok(match self.reward {
+            // (Not `f64::signum`, which is 1 for a draw's 0.)
+            Reward::Sign { .. } => match s.partial_cmp(&0.0) {
+                Some(std::cmp::Ordering::Greater) => 1.0,
+                Some(std::cmp::Ordering::Less) => 0.0,
+                _ => 0.5,
+            },
+            Reward::Scaled => self.scaled(s),
+        })
+    }
+
+    /// MAX's reward for a playout cut off at a position evaluated `e`.
+    pub(crate) fn eval_reward(&self, e: i32, max_to_move: bool) -> Result<f64, GameError> {
+        let e = self.max_view(e, max_to_move)?;
+        Ok(match self.reward {
+            Reward::Sign { scale } => 1.0 / (1.0 + (-e / scale).exp()),
+            Reward::Scaled => self.scaled(e),
+        })
+    }
+
+    fn scaled(&self, s: f64) -> f64 {
+        let (lo, hi) = self.bounds;
+        ((s - lo) / (hi - lo)).clamp(0.0, 1.0)
+    }
+
+    /// The exact score (MAX's view) a proven reward stands for, where it stands for one.
+    fn score_of(&self, reward: f64) -> Option<i32> {
+        match self.reward {
+            Reward::Sign { .. } => (reward == 0.5).then_some(0),
+            Reward::Scaled => {
+                let (lo, hi) = self.bounds;
+                Some((lo + reward * (hi - lo)).round() as i32)
+            }
+        }
+    }
+}

@@ -1,0 +1,363 @@
+//! Monte Carlo tree search in Rust (issue 21): the solver's proofs against known values
+//! (tic-tac-toe is a draw; Pons' Connect Four end-game set with its scores; exact scores
+//! against the engine's exact solve), seeded runs that repeat, tree reuse, the memory
+//! bound, chance nodes, and misbehaving games.
+
+mod common;
+#[path = "common/games.rs"]
+mod games;
+
+use games::{Bits, ConnectFour, TicTacToe};
+use minimax::search::mcts::{Mcts, MctsOptions, Reward, mcts};
+use minimax::search::{Game, GameError, Method, Move, Options, search};
+
+fn opts(playouts: u64) -> MctsOptions<'static> {
+    MctsOptions {
+        playouts,
+        ..MctsOptions::default()
+    }
+}
+
+/// The solver's node limit for the proofs of win, draw or loss below: the tree stops
+/// growing there.
+const PROOF_NODES: usize = 100_000;
+/// The limit for proofs of exact scores, which need more.
+const EXACT_NODES: usize = 2_000_000;
+
+#[test]
+fn the_solver_proves_tic_tac_toe_a_draw() {
+    let mut g = TicTacToe::new();
+    let r = mcts(
+        &mut g,
+        MctsOptions {
+            playouts: 0, // until proven
+            max_nodes: PROOF_NODES,
+            ..MctsOptions::default()
+        },
+    )
+    .unwrap();
+    let proof = r.proven.expect("proven");
+    assert_eq!((proof.reward, proof.score), (0.5, Some(0)));
+    assert!(!r.tree_full);
+    println!(
+        "tic-tac-toe proven a draw: {} playouts, {} nodes",
+        r.playouts, r.nodes
+    );
+    assert_eq!(g.cells, [0; 9], "the game is left as it was");
+    // Every root move is proven too: a draw or a loss for X, by the engine's values.
+    for m in &r.root {
+        let mut g = TicTacToe::new();
+        g.play(m.mv);
+        let exact = search(&mut g, &mut Options::default()).unwrap().value;
+        if let Some(p) = m.proven {
+            assert_eq!(p, 0.5 + 0.5 * exact.signum() as f64, "move {}", m.mv);
+        }
+    }
+}
+
+/// Pons' end-game set: "moves score", the score from the side to move's view.
+fn test_set(name: &str, n: usize) -> Vec<(String, i32)> {
+    let path = format!(
+        "{}/../shared/data/connect4/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .take(n)
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            let moves = it.next().unwrap().to_string();
+            (moves, it.next().unwrap().parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn the_solver_proves_50_end_games_with_their_published_results() {
+    let (mut most_nodes, mut playouts) = (0, 0);
+    for (moves, score) in test_set("Test_L3_R1", 50) {
+        let mut g = Bits::from_moves(&moves).unwrap();
+        let r = mcts(
+            &mut g,
+            MctsOptions {
+                playouts: 0,
+                max_nodes: PROOF_NODES,
+                ..MctsOptions::default()
+            },
+        )
+        .unwrap();
+        let proof = r.proven.unwrap_or_else(|| panic!("{moves}: not proven"));
+        assert!(!r.tree_full, "{moves}: proven within {PROOF_NODES} nodes");
+        // The reward is the side to move's; the file's score is too.
+        let expected = 0.5 + 0.5 * score.signum() as f64;
+        assert_eq!(proof.reward, expected, "{moves}: file says {score}");
+        if score > 0 {
+            // A proven win's move wins: the engine agrees on the position after it.
+            let mv = r.best_move.unwrap();
+            let mut after = ConnectFour::from_moves(&moves).unwrap();
+            after.play(mv);
+            let mut o = Options {
+                method: Method::Exact,
+                ..Options::default()
+            };
+            let v = search(&mut after, &mut o).unwrap().value;
+            let mover_is_max = moves.len() % 2 == 0;
+            assert_eq!(
+                v.signum(),
+                if mover_is_max { 1 } else { -1 },
+                "{moves}: {mv}"
+            );
+        }
+        most_nodes = most_nodes.max(r.nodes);
+        playouts += r.playouts;
+    }
+    println!("50 end games proven: at most {most_nodes} nodes, {playouts} playouts in all");
+}
+
+#[test]
+fn scaled_rewards_prove_exact_scores() {
+    // Late positions of Pons' set with Pons' scores: the proof's score is the engine's
+    // exact value.
+    let mut most = 0;
+    for (moves, _) in test_set("Test_L3_R1", 12) {
+        let mut g = ConnectFour::from_moves(&moves).unwrap();
+        let mut o = Options {
+            method: Method::Exact,
+            ..Options::default()
+        };
+        let exact = search(&mut g, &mut o).unwrap().value;
+        let r = mcts(
+            &mut g,
+            MctsOptions {
+                playouts: 0,
+                max_nodes: EXACT_NODES,
+                reward: Reward::Scaled,
+                ..MctsOptions::default()
+            },
+        )
+        .unwrap();
+        let proof = r.proven.unwrap_or_else(|| panic!("{moves}: not proven"));
+        assert_eq!(proof.score, Some(exact), "{moves}");
+        most = most.max(r.nodes);
+    }
+    println!("12 exact scores proven: at most {most} nodes");
+}
+
+#[test]
+fn one_seed_on_one_thread_repeats_itself() {
+    let run = |seed| {
+        let mut g = Bits::from_moves("4453").unwrap();
+        let r = mcts(
+            &mut g,
+            MctsOptions {
+                playouts: 3_000,
+                seed,
+                ..MctsOptions::default()
+            },
+        )
+        .unwrap();
+        (r.best_move, r.root, r.nodes)
+    };
+    let (a, b, c) = (run(1), run(1), run(2));
+    assert_eq!(a, b);
+    assert_ne!(a.1, c.1, "another seed plays other playouts");
+    let visits: u64 = a.1.iter().map(|m| m.visits).sum();
+    assert_eq!(visits, 3_000, "every playout went through one root move");
+}
+
+#[test]
+fn the_tree_is_kept_across_moves_and_bounded() {
+    let mut g = Bits::new();
+    let mut m = Mcts::new(opts(5_000));
+    let r = m.search(&mut g).unwrap();
+    let best = r.best_move.unwrap();
+    let kept = r.root.iter().find(|s| s.mv == best).unwrap().visits;
+    m.advance(best);
+    g.play(best);
+    let before = m.nodes();
+    assert!(before > 1 && (before as u64) < r.nodes);
+    // The next search starts from what the last one learnt about this position.
+    let r2 = m.search(&mut g).unwrap();
+    let root_visits: u64 = r2.root.iter().map(|s| s.visits).sum();
+    assert!(root_visits >= kept - 1 + 5_000 - 1, "{root_visits} {kept}");
+    // A move the tree does not hold forgets it.
+    m.advance(99);
+    assert_eq!(m.nodes(), 0);
+    // The bound: the tree stops growing, the search goes on and answers.
+    let r = mcts(
+        &mut Bits::new(),
+        MctsOptions {
+            playouts: 5_000,
+            max_nodes: 100,
+            ..MctsOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(r.tree_full && r.nodes <= 100 && r.playouts == 5_000);
+    assert!(r.best_move.is_some());
+}
+
+/// Two players, a d6 each turn: add the roll to your own total (above 10 busts to 0) or
+/// take it from the opponent's; first player's total minus the second's after `turns`.
+#[derive(Clone)]
+struct Dice {
+    turns: u32,
+    turn: u32,
+    totals: [i32; 2],
+    roll: i32,
+    history: Vec<(i32, [i32; 2])>,
+}
+
+impl Game for Dice {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend([0, 1]);
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.history.push((self.roll, self.totals));
+        if self.roll == 0 {
+            self.roll = mv as i32; // the chance step: the roll
+            return;
+        }
+        let (me, other) = ((self.turn % 2) as usize, ((self.turn + 1) % 2) as usize);
+        if mv == 0 {
+            self.totals[me] += self.roll;
+            if self.totals[me] > 10 {
+                self.totals[me] = 0;
+            }
+        } else {
+            self.totals[other] = (self.totals[other] - self.roll).max(0);
+        }
+        self.roll = 0;
+        self.turn += 1;
+    }
+    fn undo(&mut self, _: Move) {
+        let (roll, totals) = self.history.pop().unwrap();
+        if self.roll == 0 {
+            self.turn -= 1;
+        }
+        (self.roll, self.totals) = (roll, totals);
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        (self.turn == self.turns).then(|| self.totals[0] - self.totals[1])
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.totals[0] - self.totals[1]
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.turn % 2 == 0)
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        Some((-10, 10))
+    }
+    fn is_chance(&mut self) -> bool {
+        self.roll == 0 && self.turn < self.turns
+    }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        out.extend((1..=6).map(|r| (r, 1.0)));
+        Ok(())
+    }
+}
+
+#[test]
+fn chance_nodes_are_sampled_and_the_best_move_is_expectimaxs() {
+    // After each roll of the first turn, MCTS picks a move of the best expected value.
+    let mut agree = 0;
+    for roll in 1..=6 {
+        let mut g = Dice {
+            turns: 4,
+            turn: 0,
+            totals: [0, 0],
+            roll: 0,
+            history: Vec::new(),
+        };
+        g.play(roll);
+        let mut values = Vec::new();
+        for mv in [0, 1] {
+            g.play(mv);
+            let o = &mut Options {
+                method: Method::Expectimax,
+                ..Options::default()
+            };
+            values.push(search(&mut g, o).unwrap().expected.unwrap());
+            g.undo(mv);
+        }
+        let r = mcts(
+            &mut g,
+            MctsOptions {
+                playouts: 20_000,
+                reward: Reward::Scaled,
+                ..MctsOptions::default()
+            },
+        )
+        .unwrap();
+        assert!(r.proven.is_none(), "nothing is proven through chance");
+        let chosen = values[r.best_move.unwrap() as usize];
+        let best = values[0].max(values[1]);
+        agree += (chosen == best || (best - chosen).abs() < 0.05) as u32;
+        assert_eq!(
+            (g.turn, g.roll),
+            (0, roll as i32),
+            "the game is left as it was"
+        );
+    }
+    assert!(agree >= 5, "{agree} of 6 rolls");
+}
+
+/// A game that misbehaves in one chosen way.
+struct Bad {
+    fault: u8,
+    depth: u32,
+}
+
+impl Game for Bad {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        if self.fault != 0 {
+            out.extend([0, 1]);
+        }
+        Ok(())
+    }
+    fn play(&mut self, _: Move) {
+        self.depth += 1;
+    }
+    fn undo(&mut self, _: Move) {
+        self.depth -= 1;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        match self.fault {
+            2 if self.depth == 3 => Some(i32::MIN),
+            _ if self.depth == 3 => Some(1),
+            _ => None,
+        }
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn is_chance(&mut self) -> bool {
+        self.fault == 3 && self.depth == 1
+    }
+}
+
+#[test]
+fn misbehaving_games_get_errors_and_are_left_as_found() {
+    for (fault, error) in [
+        (0, GameError::NoMovesNotOver),
+        (2, GameError::ScoreOutOfRange),
+        (3, GameError::NoOutcomes),
+    ] {
+        let mut g = Bad { fault, depth: 0 };
+        assert_eq!(mcts(&mut g, opts(100)).unwrap_err(), error, "fault {fault}");
+        assert_eq!(g.depth, 0, "fault {fault}: the game is back at its start");
+    }
+    let mut g = Bad { fault: 1, depth: 0 };
+    let scaled = MctsOptions {
+        reward: Reward::Scaled,
+        ..opts(10)
+    };
+    assert_eq!(mcts(&mut g, scaled).unwrap_err(), GameError::NeedsBounds);
+    let mut chance_root = Bad { fault: 3, depth: 1 };
+    assert_eq!(
+        mcts(&mut chance_root, opts(10)).unwrap_err(),
+        GameError::ChanceNode
+    );
+}
