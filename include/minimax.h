@@ -271,7 +271,21 @@ typedef enum mm_status {
    * The game's `score_view` is not one of the `MM_SCORES_*` values.
    */
   MM_ERR_UNKNOWN_SCORE_VIEW = 48,
+  /**
+   * The MCTS search object is in use by another search (on another thread, or in a
+   * callback of its own search).
+   */
+  MM_ERR_MCTS_BUSY = 49,
+  /**
+   * The MCTS options' `reward` is not one of the `MM_MCTS_REWARD_*` values.
+   */
+  MM_ERR_UNKNOWN_REWARD = 50,
 } mm_status;
+
+/**
+ * An MCTS search that keeps its tree between moves (opaque).
+ */
+typedef struct mm_mcts mm_mcts;
 
 /**
  * A transposition table that many searches can reuse (opaque).
@@ -467,6 +481,205 @@ typedef struct mm_chance_solution {
    */
   size_t pruned;
 } mm_chance_solution;
+
+/**
+ * How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
+ */
+typedef uint32_t mm_mcts_reward;
+
+/**
+ * A progress report of an MCTS search.
+ */
+typedef struct mm_mcts_progress {
+  /**
+   * Playouts so far in this search.
+   */
+  uint64_t playouts;
+  /**
+   * Nodes in the tree.
+   */
+  uint64_t nodes;
+  /**
+   * Whether `best_move` holds a move.
+   */
+  bool has_move;
+  /**
+   * The most visited root move so far.
+   */
+  int64_t best_move;
+  /**
+   * Its mean reward, for the side to move at the root.
+   */
+  double value;
+  /**
+   * Microseconds since the search was called.
+   */
+  uint64_t elapsed_us;
+} mm_mcts_progress;
+
+/**
+ * How to search by MCTS. Fill it with `mm_mcts_options_init`, then change what you need.
+ */
+typedef struct mm_mcts_options {
+  /**
+   * `sizeof(mm_mcts_options)`, set by `mm_mcts_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * Stop after this many playouts (default 10,000); 0: until the root is proven, the
+   * tree is full, 100,000 playouts in a row add no node, or another limit.
+   */
+  uint64_t playouts;
+  /**
+   * The most nodes the tree holds (default 4,194,304, about 64 bytes each): when full,
+   * it stops growing and the search goes on in it (`tree_full` in the result).
+   */
+  uint64_t max_nodes;
+  /**
+   * Stop after this many microseconds; 0: no limit.
+   */
+  uint64_t time_limit_us;
+  /**
+   * If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
+   * stop the search.
+   */
+  const int *stop;
+  /**
+   * UCT's exploration constant (default sqrt(2)); finite and not negative, else
+   * `MM_ERR_BAD_OPTIONS`.
+   */
+  double exploration;
+  /**
+   * An `MM_MCTS_REWARD_*` value (default `MM_MCTS_REWARD_SIGN`).
+   */
+  mm_mcts_reward reward;
+  /**
+   * End each playout after this many plies and score it by `evaluate` (default 0: play
+   * to the end).
+   */
+  uint32_t playout_depth;
+  /**
+   * With `MM_MCTS_REWARD_SIGN`, the evaluation that counts as a 73% chance of winning
+   * (default 1); positive, else `MM_ERR_BAD_OPTIONS`.
+   */
+  double eval_scale;
+  /**
+   * The playouts' seed, at the start of each search (default 0x5EED): one thread and
+   * one seed give one result.
+   */
+  uint64_t seed;
+  /**
+   * Whether MAX moves at the root, for games without `max_to_move` (default true).
+   */
+  bool max_at_root;
+  /**
+   * The room given to the `moves` callback per position (default 256).
+   */
+  size_t max_moves;
+  /**
+   * If not NULL, called every `report_every` playouts, on the calling thread.
+   */
+  void (*progress)(void *context, const struct mm_mcts_progress *report);
+  /**
+   * Passed to `progress`.
+   */
+  void *progress_context;
+  /**
+   * How often `progress` is called, in playouts (default 0: never).
+   */
+  uint64_t report_every;
+} mm_mcts_options;
+
+/**
+ * The answer of an MCTS search.
+ */
+typedef struct mm_mcts_result {
+  /**
+   * False only when the root is over.
+   */
+  bool has_move;
+  /**
+   * The best move: a proven win if there is one, else the most visited.
+   */
+  int64_t best_move;
+  /**
+   * The best move's mean (or proven) reward, for the side to move at the root.
+   */
+  double value;
+  /**
+   * Whether the root's value is proven.
+   */
+  bool proven;
+  /**
+   * The proven reward of best play for the side to move: 1 a win, 0.5 a draw, 0 a
+   * loss (any value in [0, 1] with scaled rewards).
+   */
+  double proven_reward;
+  /**
+   * Whether `score` holds the exact score the proof gives (MAX's view): a draw with
+   * sign rewards, any proof with scaled rewards.
+   */
+  bool has_score;
+  /**
+   * The exact score, when `has_score`.
+   */
+  int32_t score;
+  /**
+   * How many root moves the tree holds; the first `min(root_len, root_cap)` are
+   * written to `root`.
+   */
+  size_t root_len;
+  /**
+   * Playouts in this search.
+   */
+  uint64_t playouts;
+  /**
+   * Nodes in the tree at the end.
+   */
+  uint64_t nodes;
+  /**
+   * The deepest tree node below the root.
+   */
+  uint32_t depth;
+  /**
+   * Microseconds the search took.
+   */
+  uint64_t elapsed_us;
+  /**
+   * Threads that searched.
+   */
+  uint32_t threads_used;
+  /**
+   * Whether the tree reached `max_nodes` and stopped growing.
+   */
+  bool tree_full;
+} mm_mcts_result;
+
+/**
+ * What the search knows of one move at the root.
+ */
+typedef struct mm_mcts_move {
+  /**
+   * The move.
+   */
+  int64_t mv;
+  /**
+   * How often the search chose it.
+   */
+  uint64_t visits;
+  /**
+   * Its mean reward, for the side to move at the root (0 when not visited).
+   */
+  double mean;
+  /**
+   * Whether its value is proven.
+   */
+  bool is_proven;
+  /**
+   * Its proven reward for the side to move at the root, when `is_proven`.
+   */
+  double proven_reward;
+} mm_mcts_move;
 
 /**
  * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
@@ -827,6 +1040,18 @@ typedef struct mm_tree_solution {
 #define MM_ALGORITHM_STAR2 5
 
 /**
+ * The score's sign: a win 1, a draw 0.5, a loss 0 (MCTS-Solver proves wins, draws and
+ * losses). A cut-off playout's evaluation `e` gives `1 / (1 + exp(-e / eval_scale))`.
+ */
+#define MM_MCTS_REWARD_SIGN 0
+
+/**
+ * The score scaled into [0, 1] by the game's `bounds` (needed, else
+ * `MM_ERR_NEEDS_BOUNDS`); proofs are then exact scores.
+ */
+#define MM_MCTS_REWARD_SCALED 1
+
+/**
  * Plain minimax: prunes nothing, no table; the teaching reference.
  */
 #define MM_SEARCH_MINIMAX 0
@@ -981,6 +1206,80 @@ enum mm_status mm_expectimax_leaves(const int32_t *leaves,
                                     struct mm_chance_solution *out,
                                     size_t *line,
                                     size_t line_cap);
+
+/**
+ * Fills `*options`, a struct of `size` bytes (`sizeof(mm_mcts_options)` where the caller
+ * was compiled), with that size and the defaults. The header's
+ * `mm_mcts_options_init(options)` macro calls this with `sizeof(mm_mcts_options)`. A
+ * larger size gets zeros past this version's fields; a smaller one is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_mcts_options`.
+ */
+enum mm_status mm_mcts_options_init_sized(struct mm_mcts_options *options, size_t size);
+
+/**
+ * Creates a search object with an empty tree. On `MM_OK` sets `*out`; free it with
+ * `mm_mcts_free`.
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum mm_status mm_mcts_new(struct mm_mcts **out);
+
+/**
+ * Searches the game from its current position by MCTS, growing the object's tree, whose
+ * root must be this position: the last search's, with the moves given to
+ * `mm_mcts_advance` since played (else the tree is cleared when the side to move
+ * differs; call `mm_mcts_clear` when in doubt). `options` may be NULL for the defaults.
+ * On `MM_OK` fills `*out` and writes the first `min(out->root_len, root_cap)` root moves
+ * to `root` (which may be NULL when `root_cap` is 0).
+ *
+ * The game's callbacks are used as `mm_search` uses them, and its misbehaviour gets the
+ * same statuses; a root that is a chance node gets `MM_ERR_GAME_CHANCE_NODE`. The game is
+ * left in the position it started from. A limit or the stop flag ends the search with
+ * `MM_OK` and the best move so far (a legal move even if no playout ran).
+ *
+ * # Safety
+ * `mcts` must be a live object from `mm_mcts_new`; `game` a valid `mm_game` whose
+ * callbacks may be called with its context; `options` (if not NULL) options from
+ * `mm_mcts_options_init`, whose `stop` (if not NULL) stays valid and is only written
+ * atomically; `out` writable; `root` must hold `root_cap` writable entries.
+ */
+enum mm_status mm_mcts_search(struct mm_mcts *mcts,
+                              const struct mm_game *game,
+                              const struct mm_mcts_options *options,
+                              struct mm_mcts_result *out,
+                              struct mm_mcts_move *root,
+                              size_t root_cap);
+
+/**
+ * Keeps the subtree of `move` (a root move, as played in the game) as the tree for the
+ * next search; a move the tree does not hold clears the tree. Give the players' moves
+ * only: chance outcomes are not in the tree.
+ *
+ * # Safety
+ * `mcts` must be a live object from `mm_mcts_new`.
+ */
+enum mm_status mm_mcts_advance(struct mm_mcts *mcts, int64_t mv);
+
+/**
+ * Forgets the tree.
+ *
+ * # Safety
+ * `mcts` must be a live object from `mm_mcts_new`.
+ */
+enum mm_status mm_mcts_clear(struct mm_mcts *mcts);
+
+/**
+ * Frees a search object. NULL is allowed and does nothing. Called during a search of
+ * this object (from one of its callbacks), the object is freed when that search ends.
+ *
+ * # Safety
+ * `mcts` must be NULL or a live object from `mm_mcts_new`, not freed before.
+ */
+void mm_mcts_free(struct mm_mcts *mcts);
 
 /**
  * Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
@@ -1308,4 +1607,7 @@ const char *mm_version(void);
 /** Fills search options with the defaults: `mm_search_options_init_sized` with this header's size. */
 #define mm_search_options_init(options) \
     mm_search_options_init_sized((options), sizeof(mm_search_options))
+/** Fills MCTS options with the defaults: `mm_mcts_options_init_sized` with this header's size. */
+#define mm_mcts_options_init(options) \
+    mm_mcts_options_init_sized((options), sizeof(mm_mcts_options))
 #endif

@@ -10,6 +10,9 @@ mod common;
 use common::{compile, root, scratch};
 use minimax::ffi::game::mm_game;
 use minimax::ffi::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
+use minimax::ffi::mcts::{
+    mm_mcts_move, mm_mcts_options, mm_mcts_progress, mm_mcts_result, mm_mcts_reward,
+};
 use minimax::ffi::options::{mm_progress, mm_search_method, mm_search_options};
 use minimax::ffi::result::{mm_search_result, mm_search_stats};
 use minimax::ffi::status::mm_status;
@@ -116,6 +119,55 @@ fn rust_layouts() -> Vec<Layout> {
             nodes,
             leaves,
             cutoffs
+        }),
+        layout!(mm_mcts_reward),
+        layout!(mm_mcts_progress {
+            playouts,
+            nodes,
+            has_move,
+            best_move,
+            value,
+            elapsed_us
+        }),
+        layout!(mm_mcts_options {
+            struct_size,
+            playouts,
+            max_nodes,
+            time_limit_us,
+            stop,
+            exploration,
+            reward,
+            playout_depth,
+            eval_scale,
+            seed,
+            max_at_root,
+            max_moves,
+            progress,
+            progress_context,
+            report_every
+        }),
+        layout!(mm_mcts_move {
+            mv,
+            visits,
+            mean,
+            is_proven,
+            proven_reward
+        }),
+        layout!(mm_mcts_result {
+            has_move,
+            best_move,
+            value,
+            proven,
+            proven_reward,
+            has_score,
+            score,
+            root_len,
+            playouts,
+            nodes,
+            depth,
+            elapsed_us,
+            threads_used,
+            tree_full
         }),
         layout!(mm_solution {
             value,

@@ -29,7 +29,7 @@ fn the_solver_proves_tic_tac_toe_a_draw() {
     let mut g = TicTacToe::new();
     let r = mcts(
         &mut g,
-        MctsOptions {
+        &mut MctsOptions {
             playouts: 0, // until proven
             max_nodes: PROOF_NODES,
             ..MctsOptions::default()
@@ -79,7 +79,7 @@ fn the_solver_proves_50_end_games_with_their_published_results() {
         let mut g = Bits::from_moves(&moves).unwrap();
         let r = mcts(
             &mut g,
-            MctsOptions {
+            &mut MctsOptions {
                 playouts: 0,
                 max_nodes: PROOF_NODES,
                 ..MctsOptions::default()
@@ -128,7 +128,7 @@ fn scaled_rewards_prove_exact_scores() {
         let exact = search(&mut g, &mut o).unwrap().value;
         let r = mcts(
             &mut g,
-            MctsOptions {
+            &mut MctsOptions {
                 playouts: 0,
                 max_nodes: EXACT_NODES,
                 reward: Reward::Scaled,
@@ -149,7 +149,7 @@ fn one_seed_on_one_thread_repeats_itself() {
         let mut g = Bits::from_moves("4453").unwrap();
         let r = mcts(
             &mut g,
-            MctsOptions {
+            &mut MctsOptions {
                 playouts: 3_000,
                 seed,
                 ..MctsOptions::default()
@@ -168,8 +168,8 @@ fn one_seed_on_one_thread_repeats_itself() {
 #[test]
 fn the_tree_is_kept_across_moves_and_bounded() {
     let mut g = Bits::new();
-    let mut m = Mcts::new(opts(5_000));
-    let r = m.search(&mut g).unwrap();
+    let mut m = Mcts::new();
+    let r = m.search(&mut g, &mut opts(5_000)).unwrap();
     let best = r.best_move.unwrap();
     let kept = r.root.iter().find(|s| s.mv == best).unwrap().visits;
     m.advance(best);
@@ -177,7 +177,7 @@ fn the_tree_is_kept_across_moves_and_bounded() {
     let before = m.nodes();
     assert!(before > 1 && (before as u64) < r.nodes);
     // The next search starts from what the last one learnt about this position.
-    let r2 = m.search(&mut g).unwrap();
+    let r2 = m.search(&mut g, &mut opts(5_000)).unwrap();
     let root_visits: u64 = r2.root.iter().map(|s| s.visits).sum();
     assert!(root_visits >= kept - 1 + 5_000 - 1, "{root_visits} {kept}");
     // A move the tree does not hold forgets it.
@@ -186,7 +186,7 @@ fn the_tree_is_kept_across_moves_and_bounded() {
     // The bound: the tree stops growing, the search goes on and answers.
     let r = mcts(
         &mut Bits::new(),
-        MctsOptions {
+        &mut MctsOptions {
             playouts: 5_000,
             max_nodes: 100,
             ..MctsOptions::default()
@@ -284,7 +284,7 @@ fn chance_nodes_are_sampled_and_the_best_move_is_expectimaxs() {
         }
         let r = mcts(
             &mut g,
-            MctsOptions {
+            &mut MctsOptions {
                 playouts: 20_000,
                 reward: Reward::Scaled,
                 ..MctsOptions::default()
@@ -346,18 +346,25 @@ fn misbehaving_games_get_errors_and_are_left_as_found() {
         (3, GameError::NoOutcomes),
     ] {
         let mut g = Bad { fault, depth: 0 };
-        assert_eq!(mcts(&mut g, opts(100)).unwrap_err(), error, "fault {fault}");
+        assert_eq!(
+            mcts(&mut g, &mut opts(100)).unwrap_err(),
+            error,
+            "fault {fault}"
+        );
         assert_eq!(g.depth, 0, "fault {fault}: the game is back at its start");
     }
     let mut g = Bad { fault: 1, depth: 0 };
-    let scaled = MctsOptions {
+    let mut scaled = MctsOptions {
         reward: Reward::Scaled,
         ..opts(10)
     };
-    assert_eq!(mcts(&mut g, scaled).unwrap_err(), GameError::NeedsBounds);
+    assert_eq!(
+        mcts(&mut g, &mut scaled).unwrap_err(),
+        GameError::NeedsBounds
+    );
     let mut chance_root = Bad { fault: 3, depth: 1 };
     assert_eq!(
-        mcts(&mut chance_root, opts(10)).unwrap_err(),
+        mcts(&mut chance_root, &mut opts(10)).unwrap_err(),
         GameError::ChanceNode
     );
 }

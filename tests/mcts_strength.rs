@@ -40,12 +40,12 @@ fn mcts_player(seed: u64) -> impl FnMut(&mut Bits) -> Move {
     let mut n = 0;
     move |g: &mut Bits| {
         n += 1;
-        let opts = MctsOptions {
+        let mut opts = MctsOptions {
             playouts: PLAYOUTS,
             seed: seed * 1000 + n,
             ..MctsOptions::default()
         };
-        mcts(g, opts).unwrap().best_move.unwrap()
+        mcts(g, &mut opts).unwrap().best_move.unwrap()
     }
 }
 

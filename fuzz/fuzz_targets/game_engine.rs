@@ -9,6 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use minimax::ffi::game::*;
+use minimax::ffi::mcts::*;
 use minimax::ffi::options::*;
 use minimax::ffi::result::*;
 use minimax::ffi::search::*;
@@ -224,11 +225,87 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
     (s, Some((out, pv)), root)
 }
 
+/// The same rogue game searched by MCTS (header byte 2's top bit): small limits, every
+/// reward setting (2 is not one), and the answer's move among the root's.
+fn run_mcts(data: &[u8], header: &[u8]) -> (mm_status, Option<(i64, bool, u64, u64)>, Vec<i64>) {
+    let mut g = Rogue {
+        data,
+        key: 0,
+        stack: Vec::new(),
+        plies: 1 + header[0] as usize % 6,
+    };
+    let ctx = (&mut g as *mut Rogue).cast::<c_void>();
+    let flags = header[1];
+    let game = mm_game {
+        context: ctx,
+        moves: Some(moves),
+        play: Some(play),
+        undo: Some(undo),
+        outcome: Some(outcome),
+        evaluate: Some(evaluate),
+        hash: (flags & 1 == 1).then_some(hash as _),
+        max_to_move: (flags & 2 == 2).then_some(max_to_move as _),
+        bounds: (flags & 4 == 4).then_some(bounds as _),
+        is_chance: (header[6] & 16 == 16).then_some(is_chance as _),
+        outcomes: (header[6] & 16 == 16).then_some(outcomes as _),
+        ..Default::default()
+    };
+    // SAFETY: all-zero options are then filled by the init function.
+    let mut o: mm_mcts_options = unsafe { std::mem::zeroed() };
+    // SAFETY: `o` is writable.
+    unsafe { mm_mcts_options_init_sized(&mut o, size_of::<mm_mcts_options>()) };
+    o.playouts = header[4] as u64 % 64; // 0: until proven or full
+    o.max_nodes = 1 + header[3] as u64 % 64;
+    o.reward = header[2] as u32 % 3;
+    o.playout_depth = (header[3] / 64) as u32;
+    o.max_moves = header[5] as usize % 6; // 0 is refused
+    o.max_at_root = flags & 128 == 128;
+    o.exploration = if flags & 64 == 64 { 0.0 } else { 1.4 };
+    let stop = 1i32;
+    if header[6] & 1 == 1 {
+        o.stop = &stop;
+    }
+    let root_cap = o.max_moves;
+    let mut root = vec![0i64; root_cap];
+    // SAFETY: `root` has room for `root_cap` moves.
+    let n = unsafe { moves(ctx, root.as_mut_ptr(), root.len()) };
+    root.truncate(n.clamp(0, root_cap as i32) as usize);
+    let mut m = std::ptr::null_mut();
+    // SAFETY: `m` is writable.
+    assert_eq!(unsafe { mm_mcts_new(&mut m) }, MM_OK);
+    // SAFETY: an all-zero result is a valid value of plain fields.
+    let mut out: mm_mcts_result = unsafe { std::mem::zeroed() };
+    let mut moves_out = vec![mm_mcts_move::default(); 4];
+    // SAFETY: live object, valid game and options, writable out, 4 root entries.
+    let s = unsafe { mm_mcts_search(m, &game, &o, &mut out, moves_out.as_mut_ptr(), 4) };
+    // SAFETY: from mm_mcts_new, freed once.
+    unsafe { mm_mcts_free(m) };
+    assert!(g.stack.is_empty(), "every move played was taken back ({s:?})");
+    if s != MM_OK {
+        return (s, None, root);
+    }
+    for entry in moves_out.iter().take(out.root_len.min(4)) {
+        assert!(root.contains(&entry.mv), "a root move: {} of {root:?}", entry.mv);
+    }
+    let answer = (out.best_move, out.has_move, out.playouts, out.nodes);
+    (s, Some(answer), root)
+}
+
 fuzz_target!(|data: &[u8]| {
     if data.len() < 9 {
         return;
     }
     let (header, body) = data.split_at(8);
+    if header[2] & 0x80 != 0 {
+        let (s, answer, root) = run_mcts(body, header);
+        if let Some((best, has_move, _, _)) = answer {
+            assert!(!has_move || root.contains(&best), "a legal move: {best} of {root:?}");
+        }
+        // One seed, one thread: the same answer.
+        let (s2, again, _) = run_mcts(body, header);
+        assert_eq!((s, answer), (s2, again));
+        return;
+    }
     let (s, answer, root) = run(body, header);
     if let Some((out, pv)) = &answer {
         if out.has_move {

@@ -9,6 +9,7 @@ pub mod args;
 pub mod boundary;
 pub mod game;
 pub mod leaves;
+pub mod mcts;
 pub mod options;
 pub mod result;
 pub mod search;

@@ -129,12 +129,17 @@ pub enum mm_status {
     MM_ERR_GAME_WEIGHT_SUM_OVERFLOW = 47,
     /// The game's `score_view` is not one of the `MM_SCORES_*` values.
     MM_ERR_UNKNOWN_SCORE_VIEW = 48,
+    /// The MCTS search object is in use by another search (on another thread, or in a
+    /// callback of its own search).
+    MM_ERR_MCTS_BUSY = 49,
+    /// The MCTS options' `reward` is not one of the `MM_MCTS_REWARD_*` values.
+    MM_ERR_UNKNOWN_REWARD = 50,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 49] = [
+const ALL: [mm_status; 51] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -184,6 +189,8 @@ const ALL: [mm_status; 49] = [
     MM_ERR_CHANCE_WITHOUT_OUTCOMES,
     MM_ERR_GAME_WEIGHT_SUM_OVERFLOW,
     MM_ERR_UNKNOWN_SCORE_VIEW,
+    MM_ERR_MCTS_BUSY,
+    MM_ERR_UNKNOWN_REWARD,
 ];
 
 impl mm_status {
@@ -249,6 +256,8 @@ impl mm_status {
                 c"a chance node of the game gave finite weights whose sum overflows"
             }
             MM_ERR_UNKNOWN_SCORE_VIEW => c"the game's score_view is not an MM_SCORES_* value",
+            MM_ERR_MCTS_BUSY => c"the MCTS search object is in use by another search",
+            MM_ERR_UNKNOWN_REWARD => c"the MCTS reward is not an MM_MCTS_REWARD_* value",
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
                 c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
@@ -392,6 +401,8 @@ mod tests {
             (MM_ERR_CHANCE_WITHOUT_OUTCOMES, 46),
             (MM_ERR_GAME_WEIGHT_SUM_OVERFLOW, 47),
             (MM_ERR_UNKNOWN_SCORE_VIEW, 48),
+            (MM_ERR_MCTS_BUSY, 49),
+            (MM_ERR_UNKNOWN_REWARD, 50),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -28,7 +28,12 @@ pub(crate) struct Run<'r, 'a, G: Game> {
     path: Vec<u32>,
     /// Set once the tree could not grow (its limit, or memory).
     full: bool,
+    /// Iterations since the last one that added a node.
+    since_growth: u64,
 }
+
+/// Iterations without a new node after which a search without a playout limit stops.
+const STALL: u64 = 100_000;
 
 impl<'r, 'a, G: Game> Run<'r, 'a, G> {
     pub fn new(
@@ -49,6 +54,7 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
             played: Vec::new(),
             path: Vec::new(),
             full: false,
+            since_growth: 0,
         }
     }
 
@@ -71,8 +77,10 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
             if self.opts.playouts != 0 && playouts >= self.opts.playouts {
                 break;
             }
-            if self.opts.playouts == 0 && self.full {
-                break; // no proof can come without new nodes
+            if self.opts.playouts == 0 && (self.full || self.since_growth > STALL) {
+                // No proof can come without new nodes (a tree below chance steps may have
+                // every move it can see, and prove nothing).
+                break;
             }
             if playouts % LOOK_EVERY == 0 && playouts > 0 && self.halted(start) {
                 break;
@@ -124,6 +132,7 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
 
     /// One iteration. Every move it plays is taken back, also on an error.
     fn iterate(&mut self) -> Result<(), GameError> {
+        let nodes_before = self.tree.nodes.len();
         self.played.clear();
         self.path.clear();
         self.path.push(0);
@@ -132,6 +141,11 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
             self.game.undo(mv);
         }
         let reward = reward?;
+        if self.tree.nodes.len() > nodes_before {
+            self.since_growth = 0;
+        } else {
+            self.since_growth += 1;
+        }
         for &id in &self.path {
             let n = &mut self.tree.nodes[id as usize];
             n.visits = n.visits.saturating_add(1);
@@ -220,7 +234,8 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
         let chanced = self.resolve_chance()?;
         let child_max = self.game.max_to_move().unwrap_or(alternated);
         let child_open = open || chanced;
-        let Some(child) = self.tree.add_child(node, mv, child_max, child_open) else {
+        let hash = self.game.hash().unwrap_or(0);
+        let Some(child) = self.tree.add_child(node, mv, child_max, child_open, hash) else {
             self.full = true;
             return Ok(None);
         };

@@ -34,8 +34,8 @@
 //! }
 //!
 //! let mut game = Sticks { left: 7, max_to_move: true };
-//! let mut mcts = Mcts::new(MctsOptions { playouts: 5_000, ..MctsOptions::default() });
-//! let r = mcts.search(&mut game).unwrap();
+//! let mut opts = MctsOptions { playouts: 5_000, ..MctsOptions::default() };
+//! let r = Mcts::new().search(&mut game, &mut opts).unwrap();
 //! assert_eq!(r.best_move, Some(1));   // leave a multiple of 3
 //! assert!(r.proven.is_some());        // the solver proves the win
 //! ```
@@ -47,7 +47,7 @@ mod tree;
 use std::sync::atomic::AtomicI32;
 use std::time::{Duration, Instant};
 
-use crate::search::game::{Game, GameError, Move, ScoreView};
+use crate::search::game::{Game, GameError, Move, ScoreView, first_move};
 use rng::Rng;
 use tree::Tree;
 
@@ -69,7 +69,7 @@ pub enum Reward {
 /// How to search.
 pub struct MctsOptions<'a> {
     /// Stop after this many playouts in one call of [`Mcts::search`] (0: until the root is
-    /// proven, the tree is full, or another limit).
+    /// proven, the tree is full, 100,000 playouts in a row add no node, or another limit).
     pub playouts: u64,
     /// The most nodes the tree holds: when full, it stops growing and the search goes on
     /// in the tree it has ([`MctsResult::tree_full`]). Each node takes about 64 bytes.
@@ -87,7 +87,8 @@ pub struct MctsOptions<'a> {
     pub playout_depth: u32,
     /// Whether MAX moves at the root, for games without `max_to_move`.
     pub max_at_root: bool,
-    /// The seed of the playouts' generator: one thread and one seed give one result.
+    /// The seed of the playouts' generator, at the start of each search: one thread and
+    /// one seed give one result.
     pub seed: u64,
     /// Called every `report_every` playouts (0: never), on the calling thread.
     pub progress: Option<&'a mut dyn FnMut(&MctsProgress)>,
@@ -180,26 +181,15 @@ pub struct MctsResult {
 
 /// A search that keeps its tree between moves: [`Mcts::advance`] keeps the subtree of
 /// the move played, so that the next search starts from what this one learnt.
-pub struct Mcts<'a> {
-    opts: MctsOptions<'a>,
+#[derive(Default)]
+pub struct Mcts {
     tree: Tree,
-    rng: Rng,
 }
 
-impl<'a> Mcts<'a> {
-    /// A search with `opts` and an empty tree.
-    pub fn new(opts: MctsOptions<'a>) -> Mcts<'a> {
-        let rng = Rng::new(opts.seed);
-        Mcts {
-            opts,
-            tree: Tree::default(),
-            rng,
-        }
-    }
-
-    /// The options, to change between searches (limits, the seed's effect aside).
-    pub fn options(&mut self) -> &mut MctsOptions<'a> {
-        &mut self.opts
+impl Mcts {
+    /// A search with an empty tree.
+    pub fn new() -> Mcts {
+        Mcts::default()
     }
 
     /// Nodes in the tree.
@@ -209,21 +199,53 @@ impl<'a> Mcts<'a> {
 
     /// Searches `game` from its current position, which must be the position of the tree's
     /// root: the position of the last search, with the moves given to `advance` since
-    /// played (else call [`Mcts::clear`] first). The game is left as it was found.
-    pub fn search<G: Game>(&mut self, game: &mut G) -> Result<MctsResult, GameError> {
+    /// played (else call [`Mcts::clear`] first). A tree whose root has another side to
+    /// move, or another hash where the game has `hash`, is cleared. The game is left as
+    /// it was found.
+    ///
+    /// # Panics
+    /// If `opts.exploration` is negative or not finite, or `Reward::Sign`'s scale is not
+    /// positive and finite.
+    pub fn search<G: Game>(
+        &mut self,
+        game: &mut G,
+        opts: &mut MctsOptions<'_>,
+    ) -> Result<MctsResult, GameError> {
         let start = Instant::now();
+        assert!(
+            opts.exploration >= 0.0 && opts.exploration.is_finite(),
+            "the exploration constant must be finite and not negative"
+        );
+        if let Reward::Sign { scale } = opts.reward {
+            assert!(
+                scale > 0.0 && scale.is_finite(),
+                "the scale must be positive"
+            );
+        }
         if game.is_chance() {
             return Err(GameError::ChanceNode);
         }
-        let convert = Convert::of(game, self.opts.reward)?;
-        let root_max = game.max_to_move().unwrap_or(self.opts.max_at_root);
-        if self.tree.root().is_none_or(|r| r.max_to_move != root_max) {
-            self.tree.reset(root_max, false);
+        let convert = Convert::of(game, opts.reward)?;
+        let root_max = game.max_to_move().unwrap_or(opts.max_at_root);
+        let hash = game.hash().unwrap_or(0);
+        // A kept tree whose root is not this position (by the side to move, and by the
+        // hash where the game has one) is cleared rather than trusted.
+        if self
+            .tree
+            .root()
+            .is_none_or(|r| r.max_to_move != root_max || r.hash != hash)
+        {
+            self.tree.reset(root_max, false, hash);
         }
-        let mut run =
-            iterate::Run::new(game, &mut self.tree, &mut self.rng, &mut self.opts, convert);
+        let mut rng = Rng::new(opts.seed);
+        let mut run = iterate::Run::new(game, &mut self.tree, &mut rng, opts, convert);
         let (playouts, full) = run.search(start)?;
-        Ok(self.result(playouts, full, start, convert))
+        let mut result = self.result(playouts, full, start, convert);
+        if result.best_move.is_none() && game.outcome().is_none() {
+            // Stopped before a root move had a node: still a legal move.
+            result.best_move = Some(first_move(game)?);
+        }
+        Ok(result)
     }
 
     /// Keeps the subtree of `mv` (a move from the root, as played in the game) as the new
@@ -316,8 +338,8 @@ impl<'a> Mcts<'a> {
 }
 
 /// Searches `game` once with a fresh tree: [`Mcts::search`] without keeping the tree.
-pub fn mcts<G: Game>(game: &mut G, opts: MctsOptions<'_>) -> Result<MctsResult, GameError> {
-    Mcts::new(opts).search(game)
+pub fn mcts<G: Game>(game: &mut G, opts: &mut MctsOptions<'_>) -> Result<MctsResult, GameError> {
+    Mcts::new().search(game, opts)
 }
 
 /// How the game's scores become MAX's rewards, fixed at the root.
@@ -338,11 +360,6 @@ impl Convert {
             (_, Some((lo, hi))) => (lo as f64, hi as f64),
             (_, None) => (0.0, 0.0),
         };
-        if let Reward::Sign { scale } = reward {
-            if !(scale > 0.0 && scale.is_finite()) {
-                return Err(GameError::BadWeight);
-            }
-        }
         Ok(Convert {
             side_view,
             reward,

@@ -30,6 +30,9 @@ pub(crate) struct Node {
     pub open: bool,
     /// Children, for the bounds of a node not yet expanded.
     pub children: u32,
+    /// The game's hash of the position (0 without one): a kept tree's root is checked
+    /// against the position searched.
+    pub hash: u64,
 }
 
 /// The nodes, the root first.
@@ -44,7 +47,7 @@ impl Tree {
     }
 
     /// A fresh tree whose root has MAX to move if `max_to_move`.
-    pub fn reset(&mut self, max_to_move: bool, open: bool) {
+    pub fn reset(&mut self, max_to_move: bool, open: bool, hash: u64) {
         self.nodes.clear();
         self.nodes.push(Node {
             mv: 0,
@@ -59,6 +62,7 @@ impl Tree {
             expanded: false,
             open,
             children: 0,
+            hash,
         });
     }
 
@@ -70,6 +74,7 @@ impl Tree {
         mv: Move,
         max_to_move: bool,
         open: bool,
+        hash: u64,
     ) -> Option<u32> {
         if self.nodes.len() >= NONE as usize - 1 || self.nodes.try_reserve(1).is_err() {
             return None;
@@ -88,6 +93,7 @@ impl Tree {
             expanded: false,
             open,
             children: 0,
+            hash,
         });
         let p = &mut self.nodes[parent as usize];
         p.children += 1;
@@ -183,13 +189,13 @@ mod tests {
     #[test]
     fn children_keep_their_order_and_a_kept_subtree_its_shape() {
         let mut t = Tree::default();
-        t.reset(true, false);
-        let a = t.add_child(0, 10, false, false).unwrap();
-        let b = t.add_child(0, 20, false, false).unwrap();
-        let a1 = t.add_child(a, 11, true, false).unwrap();
-        t.add_child(a, 12, true, false).unwrap();
-        t.add_child(a1, 111, false, false).unwrap();
-        t.add_child(b, 21, true, false).unwrap();
+        t.reset(true, false, 0);
+        let a = t.add_child(0, 10, false, false, 0).unwrap();
+        let b = t.add_child(0, 20, false, false, 0).unwrap();
+        let a1 = t.add_child(a, 11, true, false, 0).unwrap();
+        t.add_child(a, 12, true, false, 0).unwrap();
+        t.add_child(a1, 111, false, false, 0).unwrap();
+        t.add_child(b, 21, true, false, 0).unwrap();
         t.nodes[a1 as usize].visits = 7;
         let moves = |t: &Tree, n| {
             t.children(n)

@@ -1,0 +1,470 @@
+//! Monte Carlo tree search from C: `mm_mcts`, a search object that keeps its tree between
+//! moves, its options (with their size, as the other options) and its result, with the
+//! root's moves written to the caller's buffer.
+
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
+use std::time::Duration;
+
+use super::args::{non_null, read_sized, write_sized};
+use super::boundary::status_call;
+use super::game::{CGame, check_game, mm_game, read_game};
+use super::status::mm_status::{self, *};
+use crate::search::mcts::{Mcts, MctsOptions, MctsProgress, MctsResult, Reward};
+
+/// How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
+pub type mm_mcts_reward = u32;
+/// The score's sign: a win 1, a draw 0.5, a loss 0 (MCTS-Solver proves wins, draws and
+/// losses). A cut-off playout's evaluation `e` gives `1 / (1 + exp(-e / eval_scale))`.
+pub const MM_MCTS_REWARD_SIGN: mm_mcts_reward = 0;
+/// The score scaled into [0, 1] by the game's `bounds` (needed, else
+/// `MM_ERR_NEEDS_BOUNDS`); proofs are then exact scores.
+pub const MM_MCTS_REWARD_SCALED: mm_mcts_reward = 1;
+
+/// A progress report of an MCTS search.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct mm_mcts_progress {
+    /// Playouts so far in this search.
+    pub playouts: u64,
+    /// Nodes in the tree.
+    pub nodes: u64,
+    /// Whether `best_move` holds a move.
+    pub has_move: bool,
+    /// The most visited root move so far.
+    pub best_move: i64,
+    /// Its mean reward, for the side to move at the root.
+    pub value: f64,
+    /// Microseconds since the search was called.
+    pub elapsed_us: u64,
+}
+
+/// How to search by MCTS. Fill it with `mm_mcts_options_init`, then change what you need.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct mm_mcts_options {
+    /// `sizeof(mm_mcts_options)`, set by `mm_mcts_options_init`.
+    pub struct_size: usize,
+    /// Stop after this many playouts (default 10,000); 0: until the root is proven, the
+    /// tree is full, 100,000 playouts in a row add no node, or another limit.
+    pub playouts: u64,
+    /// The most nodes the tree holds (default 4,194,304, about 64 bytes each): when full,
+    /// it stops growing and the search goes on in it (`tree_full` in the result).
+    pub max_nodes: u64,
+    /// Stop after this many microseconds; 0: no limit.
+    pub time_limit_us: u64,
+    /// If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
+    /// stop the search.
+    pub stop: *const c_int,
+    /// UCT's exploration constant (default sqrt(2)); finite and not negative, else
+    /// `MM_ERR_BAD_OPTIONS`.
+    pub exploration: f64,
+    /// An `MM_MCTS_REWARD_*` value (default `MM_MCTS_REWARD_SIGN`).
+    pub reward: mm_mcts_reward,
+    /// End each playout after this many plies and score it by `evaluate` (default 0: play
+    /// to the end).
+    pub playout_depth: u32,
+    /// With `MM_MCTS_REWARD_SIGN`, the evaluation that counts as a 73% chance of winning
+    /// (default 1); positive, else `MM_ERR_BAD_OPTIONS`.
+    pub eval_scale: f64,
+    /// The playouts' seed, at the start of each search (default 0x5EED): one thread and
+    /// one seed give one result.
+    pub seed: u64,
+    /// Whether MAX moves at the root, for games without `max_to_move` (default true).
+    pub max_at_root: bool,
+    /// The room given to the `moves` callback per position (default 256).
+    pub max_moves: usize,
+    /// If not NULL, called every `report_every` playouts, on the calling thread.
+    pub progress:
+        Option<unsafe extern "C" fn(context: *mut c_void, report: *const mm_mcts_progress)>,
+    /// Passed to `progress`.
+    pub progress_context: *mut c_void,
+    /// How often `progress` is called, in playouts (default 0: never).
+    pub report_every: u64,
+}
+
+impl Default for mm_mcts_options {
+    fn default() -> Self {
+        let d = MctsOptions::default();
+        mm_mcts_options {
+            struct_size: std::mem::size_of::<mm_mcts_options>(),
+            playouts: d.playouts,
+            max_nodes: d.max_nodes as u64,
+            time_limit_us: 0,
+            stop: std::ptr::null(),
+            exploration: d.exploration,
+            reward: MM_MCTS_REWARD_SIGN,
+            playout_depth: d.playout_depth,
+            eval_scale: 1.0,
+            seed: d.seed,
+            max_at_root: d.max_at_root,
+            max_moves: 256,
+            progress: None,
+            progress_context: std::ptr::null_mut(),
+            report_every: 0,
+        }
+    }
+}
+
+/// Fills `*options`, a struct of `size` bytes (`sizeof(mm_mcts_options)` where the caller
+/// was compiled), with that size and the defaults. The header's
+/// `mm_mcts_options_init(options)` macro calls this with `sizeof(mm_mcts_options)`. A
+/// larger size gets zeros past this version's fields; a smaller one is
+/// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+///
+/// # Safety
+/// `options` must point to `size` writable bytes, aligned for `mm_mcts_options`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_mcts_options_init_sized(
+    options: *mut mm_mcts_options,
+    size: usize,
+) -> mm_status {
+    status_call(|| {
+        let options = non_null(options)?;
+        // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
+        unsafe { write_sized(options, mm_mcts_options::default(), size, &[]) }
+    })
+}
+
+/// What the search knows of one move at the root.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct mm_mcts_move {
+    /// The move.
+    pub mv: i64,
+    /// How often the search chose it.
+    pub visits: u64,
+    /// Its mean reward, for the side to move at the root (0 when not visited).
+    pub mean: f64,
+    /// Whether its value is proven.
+    pub is_proven: bool,
+    /// Its proven reward for the side to move at the root, when `is_proven`.
+    pub proven_reward: f64,
+}
+
+/// The answer of an MCTS search.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct mm_mcts_result {
+    /// False only when the root is over.
+    pub has_move: bool,
+    /// The best move: a proven win if there is one, else the most visited.
+    pub best_move: i64,
+    /// The best move's mean (or proven) reward, for the side to move at the root.
+    pub value: f64,
+    /// Whether the root's value is proven.
+    pub proven: bool,
+    /// The proven reward of best play for the side to move: 1 a win, 0.5 a draw, 0 a
+    /// loss (any value in [0, 1] with scaled rewards).
+    pub proven_reward: f64,
+    /// Whether `score` holds the exact score the proof gives (MAX's view): a draw with
+    /// sign rewards, any proof with scaled rewards.
+    pub has_score: bool,
+    /// The exact score, when `has_score`.
+    pub score: i32,
+    /// How many root moves the tree holds; the first `min(root_len, root_cap)` are
+    /// written to `root`.
+    pub root_len: usize,
+    /// Playouts in this search.
+    pub playouts: u64,
+    /// Nodes in the tree at the end.
+    pub nodes: u64,
+    /// The deepest tree node below the root.
+    pub depth: u32,
+    /// Microseconds the search took.
+    pub elapsed_us: u64,
+    /// Threads that searched.
+    pub threads_used: u32,
+    /// Whether the tree reached `max_nodes` and stopped growing.
+    pub tree_full: bool,
+}
+
+/// An MCTS search that keeps its tree between moves (opaque).
+pub struct mm_mcts {
+    mcts: Mcts,
+    /// `IDLE`, `IN_USE` by a search, or `FREE_WHEN_DONE` (freed during its search).
+    state: AtomicU8,
+}
+
+const IDLE: u8 = 0;
+const IN_USE: u8 = 1;
+const FREE_WHEN_DONE: u8 = 2;
+const FREED: u8 = 3;
+
+/// Creates a search object with an empty tree. On `MM_OK` sets `*out`; free it with
+/// `mm_mcts_free`.
+///
+/// # Safety
+/// `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_mcts_new(out: *mut *mut mm_mcts) -> mm_status {
+    status_call(|| {
+        let out = non_null(out)?;
+        let m = Box::new(mm_mcts {
+            mcts: Mcts::new(),
+            state: AtomicU8::new(IDLE),
+        });
+        // SAFETY: non-NULL and writable (caller's guarantee).
+        unsafe { out.write(Box::into_raw(m)) };
+        Ok(())
+    })
+}
+
+/// A search's hold on an `mm_mcts`: given back when the search ends, which then frees the
+/// object if `mm_mcts_free` asked for that meanwhile.
+struct Hold(*mut mm_mcts);
+
+impl Hold {
+    /// # Safety
+    /// `m` must be a live object from `mm_mcts_new`.
+    unsafe fn take(m: *mut mm_mcts) -> Result<Hold, mm_status> {
+        // SAFETY: live (caller's guarantee); only the atomic field is borrowed.
+        let state = unsafe { &*std::ptr::addr_of!((*m).state) };
+        state
+            .compare_exchange(IDLE, IN_USE, Ordering::Acquire, Ordering::Relaxed)
+            .map_err(|_| MM_ERR_MCTS_BUSY)?;
+        Ok(Hold(m))
+    }
+
+    fn mcts(&mut self) -> &mut Mcts {
+        // SAFETY: this hold is the only holder (the state says so) and the object lives
+        // until the hold ends; only the `mcts` field is borrowed.
+        unsafe { &mut *std::ptr::addr_of_mut!((*self.0).mcts) }
+    }
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        // SAFETY: the object lives while held (mm_mcts_free defers to us).
+        let state = unsafe { &*std::ptr::addr_of!((*self.0).state) };
+        if state
+            .compare_exchange(IN_USE, IDLE, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            // FREE_WHEN_DONE: mm_mcts_free was called during the search.
+            // SAFETY: made by Box::into_raw in mm_mcts_new; mm_mcts_free left the freeing
+            // to this hold, and nothing else holds it now.
+            drop(unsafe { Box::from_raw(self.0) });
+        }
+    }
+}
+
+/// The caller's options, read at their size (NULL: the defaults), and checked.
+///
+/// # Safety
+/// `options`, if not NULL, must point to options of their `struct_size`.
+unsafe fn read_mcts_options(options: *const mm_mcts_options) -> Result<mm_mcts_options, mm_status> {
+    let defaults = mm_mcts_options::default();
+    let o = if options.is_null() {
+        defaults
+    } else {
+        // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee).
+        unsafe { read_sized(options, defaults, &[]) }?
+    };
+    if !matches!(o.reward, MM_MCTS_REWARD_SIGN | MM_MCTS_REWARD_SCALED) {
+        return Err(MM_ERR_UNKNOWN_REWARD);
+    }
+    let bad_scale = !(o.eval_scale > 0.0 && o.eval_scale.is_finite());
+    let bad_exploration = !(o.exploration >= 0.0 && o.exploration.is_finite());
+    if bad_scale || bad_exploration || o.max_moves == 0 {
+        return Err(MM_ERR_BAD_OPTIONS);
+    }
+    Ok(o)
+}
+
+/// Searches the game from its current position by MCTS, growing the object's tree, whose
+/// root must be this position: the last search's, with the moves given to
+/// `mm_mcts_advance` since played (else the tree is cleared when the side to move
+/// differs; call `mm_mcts_clear` when in doubt). `options` may be NULL for the defaults.
+/// On `MM_OK` fills `*out` and writes the first `min(out->root_len, root_cap)` root moves
+/// to `root` (which may be NULL when `root_cap` is 0).
+///
+/// The game's callbacks are used as `mm_search` uses them, and its misbehaviour gets the
+/// same statuses; a root that is a chance node gets `MM_ERR_GAME_CHANCE_NODE`. The game is
+/// left in the position it started from. A limit or the stop flag ends the search with
+/// `MM_OK` and the best move so far (a legal move even if no playout ran).
+///
+/// # Safety
+/// `mcts` must be a live object from `mm_mcts_new`; `game` a valid `mm_game` whose
+/// callbacks may be called with its context; `options` (if not NULL) options from
+/// `mm_mcts_options_init`, whose `stop` (if not NULL) stays valid and is only written
+/// atomically; `out` writable; `root` must hold `root_cap` writable entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_mcts_search(
+    mcts: *mut mm_mcts,
+    game: *const mm_game,
+    options: *const mm_mcts_options,
+    out: *mut mm_mcts_result,
+    root: *mut mm_mcts_move,
+    root_cap: usize,
+) -> mm_status {
+    status_call(|| {
+        let mcts = non_null(mcts)?;
+        // SAFETY (both reads): NULL, or a valid struct of its `struct_size` from its init
+        // function (caller's guarantee).
+        let game = unsafe { read_game(game) }?;
+        let out = non_null(out)?;
+        if root.is_null() && root_cap > 0 {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        }
+        let c_opts = unsafe { read_mcts_options(options) }?;
+        check_game(&game)?;
+        let mut cgame = CGame::new(game, c_opts.max_moves)?;
+        // SAFETY: a live object from mm_mcts_new (caller's guarantee).
+        let mut hold = unsafe { Hold::take(mcts) }?;
+        let stop = (!c_opts.stop.is_null()).then(|| {
+            // SAFETY: the caller guarantees an aligned int that stays valid during the
+            // search and that other threads write only atomically.
+            unsafe { AtomicI32::from_ptr(c_opts.stop.cast_mut()) }
+        });
+        let mut progress = |p: &MctsProgress| report(&c_opts, p);
+        let mut opts = MctsOptions {
+            playouts: c_opts.playouts,
+            max_nodes: usize::try_from(c_opts.max_nodes).unwrap_or(usize::MAX),
+            time_limit: (c_opts.time_limit_us > 0)
+                .then(|| Duration::from_micros(c_opts.time_limit_us)),
+            stop,
+            exploration: c_opts.exploration,
+            reward: match c_opts.reward {
+                MM_MCTS_REWARD_SCALED => Reward::Scaled,
+                _ => Reward::Sign {
+                    scale: c_opts.eval_scale,
+                },
+            },
+            playout_depth: c_opts.playout_depth,
+            max_at_root: c_opts.max_at_root,
+            seed: c_opts.seed,
+            progress: Some(&mut progress),
+            report_every: c_opts.report_every,
+        };
+        let r = hold.mcts().search(&mut cgame, &mut opts)?;
+        drop(hold);
+        // SAFETY: `out` is non-NULL and writable, `root` holds `root_cap` entries
+        // (caller's guarantee).
+        unsafe { write_mcts_result(&r, out, root, root_cap) };
+        Ok(())
+    })
+}
+
+/// Calls the caller's progress callback, if any, with `p`.
+fn report(options: &mm_mcts_options, p: &MctsProgress) {
+    if let Some(f) = options.progress {
+        let r = mm_mcts_progress {
+            playouts: p.playouts,
+            nodes: p.nodes,
+            has_move: p.best_move.is_some(),
+            best_move: p.best_move.unwrap_or(0),
+            value: p.value,
+            elapsed_us: p.elapsed.as_micros() as u64,
+        };
+        // SAFETY: the caller's progress callback with its context; `r` is live.
+        unsafe { f(options.progress_context, &r) };
+    }
+}
+
+/// Writes `r` to `*out` and the first `min(root moves, root_cap)` root moves to `root`.
+///
+/// # Safety
+/// `out` must be non-NULL and writable; `root` must hold `root_cap` writable entries.
+unsafe fn write_mcts_result(
+    r: &MctsResult,
+    out: *mut mm_mcts_result,
+    root: *mut mm_mcts_move,
+    root_cap: usize,
+) {
+    for (i, m) in r.root.iter().take(root_cap).enumerate() {
+        let entry = mm_mcts_move {
+            mv: m.mv,
+            visits: m.visits,
+            mean: m.mean,
+            is_proven: m.proven.is_some(),
+            proven_reward: m.proven.unwrap_or(0.0),
+        };
+        // SAFETY: `i < root_cap`, and `root` holds `root_cap` entries (caller's
+        // guarantee).
+        unsafe { root.add(i).write(entry) };
+    }
+    let result = mm_mcts_result {
+        has_move: r.best_move.is_some(),
+        best_move: r.best_move.unwrap_or(0),
+        value: r.value,
+        proven: r.proven.is_some(),
+        proven_reward: r.proven.map_or(0.0, |p| p.reward),
+        has_score: r.proven.is_some_and(|p| p.score.is_some()),
+        score: r.proven.and_then(|p| p.score).unwrap_or(0),
+        root_len: r.root.len(),
+        playouts: r.playouts,
+        nodes: r.nodes,
+        depth: r.depth,
+        elapsed_us: r.elapsed.as_micros() as u64,
+        threads_used: r.threads as u32,
+        tree_full: r.tree_full,
+    };
+    // SAFETY: non-NULL and writable (caller's guarantee).
+    unsafe { out.write(result) };
+}
+
+/// Keeps the subtree of `move` (a root move, as played in the game) as the tree for the
+/// next search; a move the tree does not hold clears the tree. Give the players' moves
+/// only: chance outcomes are not in the tree.
+///
+/// # Safety
+/// `mcts` must be a live object from `mm_mcts_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_mcts_advance(mcts: *mut mm_mcts, mv: i64) -> mm_status {
+    status_call(|| {
+        let mcts = non_null(mcts)?;
+        // SAFETY: a live object (caller's guarantee).
+        let mut hold = unsafe { Hold::take(mcts) }?;
+        hold.mcts().advance(mv);
+        Ok(())
+    })
+}
+
+/// Forgets the tree.
+///
+/// # Safety
+/// `mcts` must be a live object from `mm_mcts_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_mcts_clear(mcts: *mut mm_mcts) -> mm_status {
+    status_call(|| {
+        let mcts = non_null(mcts)?;
+        // SAFETY: a live object (caller's guarantee).
+        let mut hold = unsafe { Hold::take(mcts) }?;
+        hold.mcts().clear();
+        Ok(())
+    })
+}
+
+/// Frees a search object. NULL is allowed and does nothing. Called during a search of
+/// this object (from one of its callbacks), the object is freed when that search ends.
+///
+/// # Safety
+/// `mcts` must be NULL or a live object from `mm_mcts_new`, not freed before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_mcts_free(mcts: *mut mm_mcts) {
+    let _ = status_call(|| {
+        if mcts.is_null() {
+            return Ok(());
+        }
+        // SAFETY: live (caller's guarantee); only the atomic field is borrowed.
+        let state = unsafe { &*std::ptr::addr_of!((*mcts).state) };
+        loop {
+            let (now, next) = match state.load(Ordering::Acquire) {
+                IDLE => (IDLE, FREED),
+                IN_USE => (IN_USE, FREE_WHEN_DONE),
+                _ => return Ok(()), // already freed, or to be: a second free is ignored
+            };
+            if state
+                .compare_exchange(now, next, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                if next == FREED {
+                    // SAFETY: made by Box::into_raw in mm_mcts_new; no search holds it.
+                    drop(unsafe { Box::from_raw(mcts) });
+                }
+                return Ok(());
+            }
+        }
+    });
+}
