@@ -41,3 +41,6 @@ struct PerformanceDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/layout.md")]
 struct LayoutDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/mcts.md")]
+struct MctsDoctests;

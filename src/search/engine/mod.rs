@@ -29,8 +29,8 @@ pub(crate) struct Outcome {
 
 /// One thread's search. `LEAN` compiles the node without what the search does not use:
 /// no table, no team, and a depth limit within which the stack is never looked at (see
-/// `run_thread`). Both are the same code; the lean one plays 1.3-1.5x more moves a second
-/// on a plain game (docs/performance.md).
+/// `run_thread`). Both are the same code (docs/performance.md, "The node", has the
+/// figures).
 struct Engine<'a, G: Game, const LEAN: bool> {
     game: &'a mut G,
     plan: Plan,
