@@ -10,7 +10,10 @@
  *   2048 --depth D            search D plies per move (default: 4, and 6 once the board
  *                             has at most 5 empty cells: fewer tiles can appear)
  *   2048 --ms T               iterative deepening for T milliseconds per move instead
- *   2048 --method M           expectimax (default), star1 or star2
+ *   2048 --method M           expectimax (default), star1, star2, or mcts (Monte Carlo tree
+ *                             search: playouts cut off after 8 plies and scored by the
+ *                             evaluation, scaled by its bounds)
+ *   2048 --playouts N         with --method mcts, playouts per move (default 400)
  *   2048 --moves N --show     stop each game after N moves; print the board each move
  *   2048 --play               you play (w a s d, then Enter) and the engine advises
  *
@@ -289,6 +292,8 @@ typedef struct {
     int depth; /* 0: adaptive */
     long ms;
     mm_search_method method;
+    bool mcts;
+    long playouts;
     long max_moves;
     bool show;
 } settings;
@@ -297,6 +302,38 @@ static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* MCTS's move for the game `cb` describes, or -1 if there is none; `r` gets the
+   expected-value fields the caller prints (the best move's mean reward, scaled back). */
+static int advise_mcts(const mm_game *cb, const settings *s, mm_search_result *r) {
+    mm_mcts *m;
+    mm_mcts_options o;
+    mm_mcts_options_init(&o);
+    o.playouts = (uint64_t)s->playouts;
+    o.reward = MM_MCTS_REWARD_SCALED;
+    o.playout_depth = 8;
+    o.max_moves = 32;
+    o.seed = rng_state;
+    if (s->ms > 0) {
+        o.playouts = 0;
+        o.time_limit_us = (uint64_t)s->ms * 1000;
+    }
+    mm_mcts_result mr;
+    mm_status st = mm_mcts_new(&m);
+    if (st == MM_OK)
+        st = mm_mcts_search(m, cb, &o, &mr, NULL, 0);
+    mm_mcts_free(m);
+    if (st != MM_OK) {
+        fprintf(stderr, "2048: search failed: %s\n", mm_error_message(st));
+        exit(1);
+    }
+    memset(r, 0, sizeof *r);
+    r->has_move = mr.has_move;
+    r->best_move = mr.best_move;
+    r->expected = mr.value * EVAL_MAX;
+    r->stats.nodes = mr.nodes;
+    return mr.has_move ? (int)mr.best_move : -1;
 }
 
 /* The engine's move for `b`, or -1 if there is none (the game is over). */
@@ -315,6 +352,8 @@ static int advise(board b, const settings *s, mm_table *table, mm_search_result 
     cb.bounds = g_bounds;
     cb.is_chance = g_is_chance;
     cb.outcomes = g_outcomes;
+    if (s->mcts)
+        return advise_mcts(&cb, s, r);
     mm_search_options o;
     mm_search_options_init(&o);
     o.method = s->method;
@@ -383,13 +422,16 @@ static int play_games(int games, uint64_t seed, const settings *s) {
                moves ? 1000 * took / moves : 0.0);
         fflush(stdout);
     }
+    printf("reached 1024 in %d of %d games (%.0f%%)\n", reached[10], games,
+           100.0 * reached[10] / games);
     printf("reached 2048 in %d of %d games (%.0f%%), 4096 in %d (%.0f%%); %.0f moves per "
            "second (%.2f ms per move)\n",
            reached[11], games, 100.0 * reached[11] / games, reached[12], 100.0 * reached[12] / games,
            total_time > 0 ? total_moves / total_time : 0.0,
            total_moves ? 1000 * total_time / total_moves : 0.0);
-    printf("SUMMARY 2048 games=%d reached_2048=%.2f reached_4096=%.2f ms_per_move=%.3f\n", games,
-           (double)reached[11] / games, (double)reached[12] / games,
+    printf("SUMMARY 2048 games=%d reached_1024=%.2f reached_2048=%.2f reached_4096=%.2f "
+           "ms_per_move=%.3f\n",
+           games, (double)reached[10] / games, (double)reached[11] / games, (double)reached[12] / games,
            total_moves ? 1000 * total_time / total_moves : 0.0);
     mm_table_free(table);
     return 0;
@@ -437,7 +479,13 @@ static long number(const char *flag, const char *text) {
 }
 
 int main(int argc, char **argv) {
-    settings s = {.depth = 0, .ms = 0, .method = MM_SEARCH_EXPECTIMAX, .max_moves = 0, .show = false};
+    settings s = {.depth = 0,
+                  .ms = 0,
+                  .method = MM_SEARCH_EXPECTIMAX,
+                  .mcts = false,
+                  .playouts = 400,
+                  .max_moves = 0,
+                  .show = false};
     int games = 1;
     uint64_t seed = 1;
     bool play = false;
@@ -451,6 +499,8 @@ int main(int argc, char **argv) {
             s.depth = (int)number(a, v), i++;
         else if (!strcmp(a, "--ms"))
             s.ms = number(a, v), i++;
+        else if (!strcmp(a, "--playouts"))
+            s.playouts = number(a, v), i++;
         else if (!strcmp(a, "--moves"))
             s.max_moves = number(a, v), i++;
         else if (!strcmp(a, "--show"))
@@ -465,13 +515,15 @@ int main(int argc, char **argv) {
                 s.method = MM_SEARCH_STAR1;
             else if (!strcmp(v, "star2"))
                 s.method = MM_SEARCH_STAR2;
+            else if (!strcmp(v, "mcts"))
+                s.mcts = true;
             else {
-                fprintf(stderr, "2048: --method is expectimax, star1 or star2\n");
+                fprintf(stderr, "2048: --method is expectimax, star1, star2 or mcts\n");
                 return 2;
             }
         } else {
             fprintf(stderr, "usage: 2048 [--games N] [--seed S] [--depth D | --ms T] "
-                            "[--method expectimax|star1|star2] [--moves N] [--show] [--play]\n");
+                            "[--method expectimax|star1|star2|mcts] [--playouts N] [--moves N] [--show] [--play]\n");
             return 2;
         }
     }

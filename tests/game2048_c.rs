@@ -95,11 +95,39 @@ fn seeded_games_reach_2048() {
 }
 
 #[test]
+fn mcts_reaches_1024_in_most_games() {
+    if check_mode() != Check::Plain {
+        return; // whole games take minutes under valgrind
+    }
+    let exe = build_example("2048.c");
+    let out = run(
+        &exe,
+        &["--method", "mcts", "--games", "3", "--seed", "1"],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("reached 1024 in "))
+        .expect("a 1024 line");
+    let reached: u32 = line["reached 1024 in ".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(reached >= 2, "MCTS should reach 1024 in most games: {text}");
+}
+
+#[test]
 fn time_limits_other_methods_and_interactive_play() {
     let exe = build_example("2048.c");
     for args in [
         &["--ms", "5", "--moves", "5"][..],
         &["--method", "star2", "--depth", "3", "--moves", "5"],
+        &["--method", "mcts", "--playouts", "50", "--moves", "5"],
+        &["--method", "mcts", "--ms", "5", "--moves", "5"],
     ] {
         let out = run(&exe, args, "");
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));

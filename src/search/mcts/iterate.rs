@@ -234,7 +234,11 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
         let chanced = self.resolve_chance()?;
         let child_max = self.game.max_to_move().unwrap_or(alternated);
         let child_open = open || chanced;
-        let hash = self.game.hash().unwrap_or(0);
+        // Below a chance step the position varies: its hash would not identify the node.
+        let hash = match child_open {
+            true => 0,
+            false => self.game.hash().unwrap_or(0),
+        };
         let Some(child) = self.tree.add_child(node, mv, child_max, child_open, hash) else {
             self.full = true;
             return Ok(None);

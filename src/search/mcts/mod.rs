@@ -229,11 +229,12 @@ impl Mcts {
         let root_max = game.max_to_move().unwrap_or(opts.max_at_root);
         let hash = game.hash().unwrap_or(0);
         // A kept tree whose root is not this position (by the side to move, and by the
-        // hash where the game has one) is cleared rather than trusted.
+        // hash where the game has one and the root is not below a chance step) is cleared
+        // rather than trusted.
         if self
             .tree
             .root()
-            .is_none_or(|r| r.max_to_move != root_max || r.hash != hash)
+            .is_none_or(|r| r.max_to_move != root_max || (!r.open && r.hash != hash))
         {
             self.tree.reset(root_max, false, hash);
         }
