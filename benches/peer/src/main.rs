@@ -11,6 +11,8 @@
 //! Usage: peer-bench [--data DIR] [--positions N] [--exact N] (`--exact 0` skips the
 //! exact solves).
 
+mod mcts;
+
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
@@ -46,10 +48,10 @@ fn four(stones: u64) -> bool {
 
 /// A Connect Four position: the side to move's stones, all stones, and the count.
 #[derive(Clone, Copy, Debug)]
-struct Board {
+pub struct Board {
     me: u64,
     mask: u64,
-    stones: u32,
+    pub stones: u32,
 }
 
 thread_local! {
@@ -77,10 +79,10 @@ impl Board {
         }
         Some(b)
     }
-    fn can_play(&self, col: u32) -> bool {
+    pub fn can_play(&self, col: u32) -> bool {
         self.mask & top(col) == 0
     }
-    fn play(&mut self, col: u32) {
+    pub fn play(&mut self, col: u32) {
         PLAYED.with(|p| p.set(p.get() + 1));
         self.me ^= self.mask;
         self.mask |= self.mask + bottom(col);
@@ -94,13 +96,13 @@ impl Board {
         self.stones -= 1;
     }
     /// Whether the side that just moved made four.
-    fn won_by_last(&self) -> bool {
+    pub fn won_by_last(&self) -> bool {
         four(self.me ^ self.mask)
     }
-    fn full(&self) -> bool {
+    pub fn full(&self) -> bool {
         self.stones == WIDTH * HEIGHT
     }
-    fn legal(&self) -> impl Iterator<Item = u8> + '_ {
+    pub fn legal(&self) -> impl Iterator<Item = u8> + '_ {
         ORDER.into_iter().filter(|&c| self.can_play(c as u32))
     }
     /// The side to move's stones weighted by column (3 in the centre, 2 and 1 beside it),
@@ -152,7 +154,7 @@ impl Game for Board {
 }
 
 /// Theirs.
-struct C4;
+pub struct C4;
 
 impl peer::Game for C4 {
     type S = Board;
@@ -230,14 +232,14 @@ fn measure<T>(f: impl FnOnce() -> T) -> (T, Duration, u64) {
     (out, t.elapsed(), played() - n)
 }
 
-struct Report {
+pub struct Report {
     lines: Vec<String>,
     met: usize,
     targets: usize,
 }
 
 impl Report {
-    fn target(&mut self, name: &str, ratio: f64, at_most: bool, bound: f64) {
+    pub fn target(&mut self, name: &str, ratio: f64, at_most: bool, bound: f64) {
         let ok = if at_most {
             ratio <= bound
         } else {
@@ -448,6 +450,10 @@ fn main() {
         met: 0,
         targets: 0,
     };
+    if std::env::var_os("PEER_MCTS_ONLY").is_some() {
+        mcts::compare(&early[..early.len().min(10)], &mut report);
+        return;
+    }
     for depth in [10, 12] {
         plain(&early, depth, &mut report);
     }
@@ -461,6 +467,7 @@ fn main() {
     if n_exact > 0 {
         exact(&load(&dir, "Test_L2_R2", n_exact), &mut report);
     }
+    mcts::compare(&early[..early.len().min(10)], &mut report);
     println!(
         "SUMMARY peer: {} of {} targets met",
         report.met, report.targets
