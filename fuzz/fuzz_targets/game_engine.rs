@@ -148,16 +148,10 @@ unsafe extern "C" fn outcomes(ctx: *mut c_void, out: *mut i64, weights: *mut f64
     n
 }
 
-fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<i64>)>, Vec<i64>) {
-    let mut g = Rogue {
-        data,
-        key: 0,
-        stack: Vec::new(),
-        plies: 1 + header[0] as usize % 6,
-    };
-    let ctx = (&mut g as *mut Rogue).cast::<c_void>();
+/// The rogue game's callbacks, the optional ones as the header's bits say.
+fn rogue_game(ctx: *mut c_void, header: &[u8]) -> mm_game {
     let flags = header[1];
-    let game = mm_game {
+    mm_game {
         context: ctx,
         moves: Some(moves),
         play: Some(play),
@@ -170,7 +164,19 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
         is_chance: (header[6] & 16 == 16).then_some(is_chance as _),
         outcomes: (header[6] & 16 == 16).then_some(outcomes as _),
         ..Default::default()
+    }
+}
+
+fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<i64>)>, Vec<i64>) {
+    let mut g = Rogue {
+        data,
+        key: 0,
+        stack: Vec::new(),
+        plies: 1 + header[0] as usize % 6,
     };
+    let ctx = (&mut g as *mut Rogue).cast::<c_void>();
+    let flags = header[1];
+    let game = rogue_game(ctx, header);
     // SAFETY: all-zero options are then filled by the init function.
     let mut o: mm_search_options = unsafe { std::mem::zeroed() };
     // SAFETY: `o` is writable.
@@ -236,20 +242,7 @@ fn run_mcts(data: &[u8], header: &[u8]) -> (mm_status, Option<(i64, bool, u64, u
     };
     let ctx = (&mut g as *mut Rogue).cast::<c_void>();
     let flags = header[1];
-    let game = mm_game {
-        context: ctx,
-        moves: Some(moves),
-        play: Some(play),
-        undo: Some(undo),
-        outcome: Some(outcome),
-        evaluate: Some(evaluate),
-        hash: (flags & 1 == 1).then_some(hash as _),
-        max_to_move: (flags & 2 == 2).then_some(max_to_move as _),
-        bounds: (flags & 4 == 4).then_some(bounds as _),
-        is_chance: (header[6] & 16 == 16).then_some(is_chance as _),
-        outcomes: (header[6] & 16 == 16).then_some(outcomes as _),
-        ..Default::default()
-    };
+    let game = rogue_game(ctx, header);
     // SAFETY: all-zero options are then filled by the init function.
     let mut o: mm_mcts_options = unsafe { std::mem::zeroed() };
     // SAFETY: `o` is writable.

@@ -3,12 +3,13 @@
 //! root's moves written to the caller's buffer.
 
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::{AtomicI32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8};
 use std::time::Duration;
 
 use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
+use super::lease::{IDLE, Lease, Leased, free};
 use super::status::mm_status::{self, *};
 use crate::search::mcts::{Mcts, MctsOptions, MctsProgress, MctsResult, Reward};
 
@@ -182,14 +183,9 @@ pub struct mm_mcts_result {
 /// An MCTS search that keeps its tree between moves (opaque).
 pub struct mm_mcts {
     mcts: Mcts,
-    /// `IDLE`, `IN_USE` by a search, or `FREE_WHEN_DONE` (freed during its search).
+    /// Its lease state (see `lease`).
     state: AtomicU8,
 }
-
-const IDLE: u8 = 0;
-const IN_USE: u8 = 1;
-const FREE_WHEN_DONE: u8 = 2;
-const FREED: u8 = 3;
 
 /// Creates a search object with an empty tree. On `MM_OK` sets `*out`; free it with
 /// `mm_mcts_free`.
@@ -210,42 +206,18 @@ pub unsafe extern "C" fn mm_mcts_new(out: *mut *mut mm_mcts) -> mm_status {
     })
 }
 
-/// A search's hold on an `mm_mcts`: given back when the search ends, which then frees the
-/// object if `mm_mcts_free` asked for that meanwhile.
-struct Hold(*mut mm_mcts);
-
-impl Hold {
-    /// # Safety
-    /// `m` must be a live object from `mm_mcts_new`.
-    unsafe fn take(m: *mut mm_mcts) -> Result<Hold, mm_status> {
+impl Leased for mm_mcts {
+    unsafe fn state<'a>(this: *const Self) -> &'a AtomicU8 {
         // SAFETY: live (caller's guarantee); only the atomic field is borrowed.
-        let state = unsafe { &*std::ptr::addr_of!((*m).state) };
-        state
-            .compare_exchange(IDLE, IN_USE, Ordering::Acquire, Ordering::Relaxed)
-            .map_err(|_| MM_ERR_MCTS_BUSY)?;
-        Ok(Hold(m))
-    }
-
-    fn mcts(&mut self) -> &mut Mcts {
-        // SAFETY: this hold is the only holder (the state says so) and the object lives
-        // until the hold ends; only the `mcts` field is borrowed.
-        unsafe { &mut *std::ptr::addr_of_mut!((*self.0).mcts) }
+        unsafe { &*std::ptr::addr_of!((*this).state) }
     }
 }
 
-impl Drop for Hold {
-    fn drop(&mut self) {
-        // SAFETY: the object lives while held (mm_mcts_free defers to us).
-        let state = unsafe { &*std::ptr::addr_of!((*self.0).state) };
-        if state
-            .compare_exchange(IN_USE, IDLE, Ordering::Release, Ordering::Relaxed)
-            .is_err()
-        {
-            // FREE_WHEN_DONE: mm_mcts_free was called during the search.
-            // SAFETY: made by Box::into_raw in mm_mcts_new; mm_mcts_free left the freeing
-            // to this hold, and nothing else holds it now.
-            drop(unsafe { Box::from_raw(self.0) });
-        }
+impl Lease<mm_mcts> {
+    fn mcts(&mut self) -> &mut Mcts {
+        // SAFETY: this lease is the only holder (the state says so) and the object lives
+        // until the lease ends; only the `mcts` field is borrowed.
+        unsafe { &mut *std::ptr::addr_of_mut!((*self.ptr()).mcts) }
     }
 }
 
@@ -311,7 +283,7 @@ pub unsafe extern "C" fn mm_mcts_search(
         check_game(&game)?;
         let mut cgame = CGame::new(game, c_opts.max_moves)?;
         // SAFETY: a live object from mm_mcts_new (caller's guarantee).
-        let mut hold = unsafe { Hold::take(mcts) }?;
+        let mut lease = unsafe { Lease::take(mcts, MM_ERR_MCTS_BUSY) }?;
         let stop = (!c_opts.stop.is_null()).then(|| {
             // SAFETY: the caller guarantees an aligned int that stays valid during the
             // search and that other threads write only atomically.
@@ -337,8 +309,8 @@ pub unsafe extern "C" fn mm_mcts_search(
             progress: Some(&mut progress),
             report_every: c_opts.report_every,
         };
-        let r = hold.mcts().search(&mut cgame, &mut opts)?;
-        drop(hold);
+        let r = lease.mcts().search(&mut cgame, &mut opts)?;
+        drop(lease);
         // SAFETY: `out` is non-NULL and writable, `root` holds `root_cap` entries
         // (caller's guarantee).
         unsafe { write_mcts_result(&r, out, root, root_cap) };
@@ -415,8 +387,8 @@ pub unsafe extern "C" fn mm_mcts_advance(mcts: *mut mm_mcts, mv: i64) -> mm_stat
     status_call(|| {
         let mcts = non_null(mcts)?;
         // SAFETY: a live object (caller's guarantee).
-        let mut hold = unsafe { Hold::take(mcts) }?;
-        hold.mcts().advance(mv);
+        let mut lease = unsafe { Lease::take(mcts, MM_ERR_MCTS_BUSY) }?;
+        lease.mcts().advance(mv);
         Ok(())
     })
 }
@@ -430,8 +402,8 @@ pub unsafe extern "C" fn mm_mcts_clear(mcts: *mut mm_mcts) -> mm_status {
     status_call(|| {
         let mcts = non_null(mcts)?;
         // SAFETY: a live object (caller's guarantee).
-        let mut hold = unsafe { Hold::take(mcts) }?;
-        hold.mcts().clear();
+        let mut lease = unsafe { Lease::take(mcts, MM_ERR_MCTS_BUSY) }?;
+        lease.mcts().clear();
         Ok(())
     })
 }
@@ -447,24 +419,8 @@ pub unsafe extern "C" fn mm_mcts_free(mcts: *mut mm_mcts) {
         if mcts.is_null() {
             return Ok(());
         }
-        // SAFETY: live (caller's guarantee); only the atomic field is borrowed.
-        let state = unsafe { &*std::ptr::addr_of!((*mcts).state) };
-        loop {
-            let (now, next) = match state.load(Ordering::Acquire) {
-                IDLE => (IDLE, FREED),
-                IN_USE => (IN_USE, FREE_WHEN_DONE),
-                _ => return Ok(()), // already freed, or to be: a second free is ignored
-            };
-            if state
-                .compare_exchange(now, next, Ordering::AcqRel, Ordering::Relaxed)
-                .is_ok()
-            {
-                if next == FREED {
-                    // SAFETY: made by Box::into_raw in mm_mcts_new; no search holds it.
-                    drop(unsafe { Box::from_raw(mcts) });
-                }
-                return Ok(());
-            }
-        }
+        // SAFETY: from mm_mcts_new's Box::into_raw, not yet freed (caller's guarantee).
+        unsafe { free(mcts) };
+        Ok(())
     });
 }

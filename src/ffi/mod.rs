@@ -8,6 +8,7 @@
 pub mod args;
 pub mod boundary;
 pub mod game;
+mod lease;
 pub mod leaves;
 pub mod mcts;
 pub mod options;

@@ -7,10 +7,10 @@ use std::time::Duration;
 use super::args::non_null;
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
+use super::lease::Lease;
 use super::options::{check_options, method_of, mm_search_options, read_options, report};
 use super::result::{mm_search_result, write_result};
 use super::status::mm_status::{self, *};
-use super::table::Lease;
 use crate::search::{self, Options};
 
 /// Searches the game from its current position. `options` may be NULL for the defaults.
@@ -70,7 +70,7 @@ pub unsafe extern "C" fn mm_search(
             None
         } else {
             // SAFETY: a live table from mm_table_new (caller's guarantee).
-            Some(unsafe { Lease::take(c_opts.table) }?)
+            Some(unsafe { Lease::take(c_opts.table, MM_ERR_TABLE_BUSY) }?)
         };
         let mut opts = Options {
             method,

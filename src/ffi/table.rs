@@ -1,63 +1,34 @@
-//! A transposition table from C: `mm_table`, which many searches can reuse one at a time,
-//! and the lease by which a search holds it.
+//! A transposition table from C: `mm_table`, which many searches can reuse one at a time
+//! (each leases it: see `lease`).
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::AtomicU8;
 
 use super::args::non_null;
 use super::boundary::status_call;
+use super::lease::{IDLE, Lease, Leased, free};
 use super::status::mm_status::{self, *};
 use crate::search::Table;
 
 /// A transposition table that many searches can reuse (opaque).
 pub struct mm_table {
     table: Table,
-    /// `IDLE`, `IN_USE` by a search, or `FREE_WHEN_DONE` (freed during its search).
+    /// Its lease state (see `lease`).
     state: AtomicU8,
 }
 
-const IDLE: u8 = 0;
-const IN_USE: u8 = 1;
-const FREE_WHEN_DONE: u8 = 2;
-const FREED: u8 = 3;
-
-/// A search's hold on a caller's table: taken only if no other search holds it, given
-/// back when the search ends, and then the table is freed if `mm_table_free` asked for
-/// that meanwhile.
-pub(crate) struct Lease(*mut mm_table);
-
-impl Lease {
-    /// # Safety
-    /// `table` must be a live table from `mm_table_new`.
-    pub(crate) unsafe fn take(table: *mut mm_table) -> Result<Lease, mm_status> {
+impl Leased for mm_table {
+    unsafe fn state<'a>(this: *const Self) -> &'a AtomicU8 {
         // SAFETY: live (caller's guarantee); only the atomic field is borrowed, so a
         // search that holds the table's other field is not aliased.
-        let state = unsafe { &*std::ptr::addr_of!((*table).state) };
-        state
-            .compare_exchange(IDLE, IN_USE, Ordering::Acquire, Ordering::Relaxed)
-            .map_err(|_| MM_ERR_TABLE_BUSY)?;
-        Ok(Lease(table))
-    }
-
-    pub(crate) fn table(&mut self) -> &mut Table {
-        // SAFETY: this lease is the only holder of the table (the state machine says so)
-        // and the table lives until the lease ends; only the `table` field is borrowed.
-        unsafe { &mut *std::ptr::addr_of_mut!((*self.0).table) }
+        unsafe { &*std::ptr::addr_of!((*this).state) }
     }
 }
 
-impl Drop for Lease {
-    fn drop(&mut self) {
-        // SAFETY: the table lives while leased (mm_table_free defers to us).
-        let state = unsafe { &*std::ptr::addr_of!((*self.0).state) };
-        if state
-            .compare_exchange(IN_USE, IDLE, Ordering::Release, Ordering::Relaxed)
-            .is_err()
-        {
-            // FREE_WHEN_DONE: mm_table_free was called during the search.
-            // SAFETY: made by Box::into_raw in mm_table_new; mm_table_free left the
-            // freeing to this lease, and nothing else holds it now.
-            drop(unsafe { Box::from_raw(self.0) });
-        }
+impl Lease<mm_table> {
+    pub(crate) fn table(&mut self) -> &mut Table {
+        // SAFETY: this lease is the only holder of the table (the state machine says so)
+        // and the table lives until the lease ends; only the `table` field is borrowed.
+        unsafe { &mut *std::ptr::addr_of_mut!((*self.ptr()).table) }
     }
 }
 
@@ -104,7 +75,7 @@ pub unsafe extern "C" fn mm_table_clear(table: *mut mm_table) -> mm_status {
     status_call(|| {
         let table = non_null(table)?;
         // SAFETY: a live table (caller's guarantee).
-        let mut lease = unsafe { Lease::take(table) }?;
+        let mut lease = unsafe { Lease::take(table, MM_ERR_TABLE_BUSY) }?;
         lease.table().clear();
         Ok(())
     })
@@ -122,25 +93,8 @@ pub unsafe extern "C" fn mm_table_free(table: *mut mm_table) {
         if table.is_null() {
             return Ok(());
         }
-        // SAFETY: a live table (caller's guarantee); only its atomic field is borrowed.
-        let state = unsafe { &*std::ptr::addr_of!((*table).state) };
-        loop {
-            let next = match state.load(Ordering::Acquire) {
-                IDLE => FREED,
-                IN_USE => FREE_WHEN_DONE,
-                _ => return Ok(()), // already freed, or to be: a second free is ignored
-            };
-            let now = if next == FREED { IDLE } else { IN_USE };
-            if state
-                .compare_exchange(now, next, Ordering::AcqRel, Ordering::Relaxed)
-                .is_ok()
-            {
-                if next == FREED {
-                    // SAFETY: made by Box::into_raw in mm_table_new; no search holds it.
-                    drop(unsafe { Box::from_raw(table) });
-                }
-                return Ok(());
-            }
-        }
+        // SAFETY: from mm_table_new's Box::into_raw, not yet freed (caller's guarantee).
+        unsafe { free(table) };
+        Ok(())
     });
 }

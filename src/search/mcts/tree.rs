@@ -35,6 +35,27 @@ pub(crate) struct Node {
     pub hash: u64,
 }
 
+impl Node {
+    /// A node not yet visited, with nothing proven.
+    fn fresh(mv: Move, parent: u32, max_to_move: bool, open: bool, hash: u64) -> Node {
+        Node {
+            mv,
+            parent,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            sum: 0.0,
+            lo: 0.0,
+            hi: 1.0,
+            max_to_move,
+            expanded: false,
+            open,
+            children: 0,
+            hash,
+        }
+    }
+}
+
 /// The nodes, the root first.
 #[derive(Default)]
 pub(crate) struct Tree {
@@ -49,21 +70,8 @@ impl Tree {
     /// A fresh tree whose root has MAX to move if `max_to_move`.
     pub fn reset(&mut self, max_to_move: bool, open: bool, hash: u64) {
         self.nodes.clear();
-        self.nodes.push(Node {
-            mv: 0,
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            visits: 0,
-            sum: 0.0,
-            lo: 0.0,
-            hi: 1.0,
-            max_to_move,
-            expanded: false,
-            open,
-            children: 0,
-            hash,
-        });
+        self.nodes
+            .push(Node::fresh(0, NONE, max_to_move, open, hash));
     }
 
     /// Adds a child of `parent` for `mv` (at the end of its list, so that children keep
@@ -80,21 +88,8 @@ impl Tree {
             return None;
         }
         let id = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            mv,
-            parent,
-            first_child: NONE,
-            next_sibling: NONE,
-            visits: 0,
-            sum: 0.0,
-            lo: 0.0,
-            hi: 1.0,
-            max_to_move,
-            expanded: false,
-            open,
-            children: 0,
-            hash,
-        });
+        self.nodes
+            .push(Node::fresh(mv, parent, max_to_move, open, hash));
         let p = &mut self.nodes[parent as usize];
         p.children += 1;
         match p.first_child {
