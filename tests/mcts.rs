@@ -7,7 +7,7 @@ mod common;
 #[path = "common/games.rs"]
 mod games;
 
-use games::{Bits, ConnectFour, TicTacToe};
+use games::{Bits, ConnectFour, DiceDuel, TicTacToe};
 use minimax::search::mcts::{Mcts, MctsOptions, Reward, mcts};
 use minimax::search::{Game, GameError, Method, Move, Options, search};
 
@@ -197,80 +197,12 @@ fn the_tree_is_kept_across_moves_and_bounded() {
     assert!(r.best_move.is_some());
 }
 
-/// Two players, a d6 each turn: add the roll to your own total (above 10 busts to 0) or
-/// take it from the opponent's; first player's total minus the second's after `turns`.
-#[derive(Clone)]
-struct Dice {
-    turns: u32,
-    turn: u32,
-    totals: [i32; 2],
-    roll: i32,
-    history: Vec<(i32, [i32; 2])>,
-}
-
-impl Game for Dice {
-    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        out.extend([0, 1]);
-        Ok(())
-    }
-    fn play(&mut self, mv: Move) {
-        self.history.push((self.roll, self.totals));
-        if self.roll == 0 {
-            self.roll = mv as i32; // the chance step: the roll
-            return;
-        }
-        let (me, other) = ((self.turn % 2) as usize, ((self.turn + 1) % 2) as usize);
-        if mv == 0 {
-            self.totals[me] += self.roll;
-            if self.totals[me] > 10 {
-                self.totals[me] = 0;
-            }
-        } else {
-            self.totals[other] = (self.totals[other] - self.roll).max(0);
-        }
-        self.roll = 0;
-        self.turn += 1;
-    }
-    fn undo(&mut self, _: Move) {
-        let (roll, totals) = self.history.pop().unwrap();
-        if self.roll == 0 {
-            self.turn -= 1;
-        }
-        (self.roll, self.totals) = (roll, totals);
-    }
-    fn outcome(&mut self) -> Option<i32> {
-        (self.turn == self.turns).then(|| self.totals[0] - self.totals[1])
-    }
-    fn evaluate(&mut self) -> i32 {
-        self.totals[0] - self.totals[1]
-    }
-    fn max_to_move(&mut self) -> Option<bool> {
-        Some(self.turn % 2 == 0)
-    }
-    fn bounds(&mut self) -> Option<(i32, i32)> {
-        Some((-10, 10))
-    }
-    fn is_chance(&mut self) -> bool {
-        self.roll == 0 && self.turn < self.turns
-    }
-    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
-        out.extend((1..=6).map(|r| (r, 1.0)));
-        Ok(())
-    }
-}
-
 #[test]
 fn chance_nodes_are_sampled_and_the_best_move_is_expectimaxs() {
     // After each roll of the first turn, MCTS picks a move of the best expected value.
     let mut agree = 0;
     for roll in 1..=6 {
-        let mut g = Dice {
-            turns: 4,
-            turn: 0,
-            totals: [0, 0],
-            roll: 0,
-            history: Vec::new(),
-        };
+        let mut g = DiceDuel::new(4);
         g.play(roll);
         let mut values = Vec::new();
         for mv in [0, 1] {

@@ -288,3 +288,84 @@ impl Game for Bits {
         Some(self.stones % 2 == 0)
     }
 }
+
+#[derive(Clone)]
+/// The dice game a new user tried (issue 20): two players, a d6 each turn; add the roll
+/// to your own total (above 10 busts to 0) or take it from the opponent's (not below 0);
+/// the value is the first player's total minus the second's after `turns` turns.
+pub struct DiceDuel {
+    pub turns: u32,
+    /// Turns played, whose parity says who moves.
+    pub turn: u32,
+    pub totals: [i32; 2],
+    /// The roll waiting to be used; 0 before the roll.
+    pub roll: i32,
+    history: Vec<(i32, [i32; 2])>,
+}
+
+impl DiceDuel {
+    pub fn new(turns: u32) -> Self {
+        DiceDuel {
+            turns,
+            turn: 0,
+            totals: [0, 0],
+            roll: 0,
+            history: Vec::new(),
+        }
+    }
+}
+
+impl Game for DiceDuel {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend([0, 1]); // 0: add to own total, 1: take from the opponent's
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.history.push((self.roll, self.totals));
+        if self.roll == 0 {
+            self.roll = mv as i32;
+            return;
+        }
+        let me = (self.turn % 2) as usize;
+        if mv == 0 {
+            self.totals[me] += self.roll;
+            if self.totals[me] > 10 {
+                self.totals[me] = 0;
+            }
+        } else {
+            self.totals[1 - me] = (self.totals[1 - me] - self.roll).max(0);
+        }
+        self.roll = 0;
+        self.turn += 1;
+    }
+    fn undo(&mut self, _: Move) {
+        let (roll, totals) = self.history.pop().unwrap();
+        if self.roll == 0 && roll != 0 {
+            self.turn -= 1;
+        }
+        (self.roll, self.totals) = (roll, totals);
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        (self.turn == self.turns).then(|| self.totals[0] - self.totals[1])
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.totals[0] - self.totals[1]
+    }
+    fn hash(&mut self) -> Option<u64> {
+        let t = &self.totals;
+        Some(((self.turn as u64 * 11 + t[0] as u64) * 11 + t[1] as u64) * 7 + self.roll as u64)
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.turn % 2 == 0)
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        Some((-10, 10))
+    }
+    fn is_chance(&mut self) -> bool {
+        self.roll == 0 && self.turn < self.turns
+    }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        out.extend((1..=6).map(|r| (r, 1.0)));
+        Ok(())
+    }
+}
