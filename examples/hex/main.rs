@@ -1,0 +1,156 @@
+//! Hex in Rust (issue 21): the game `c_examples/hex.c` plays through C, here through the
+//! `Game` trait, so that MCTS and alpha-beta search the same type. It plays a seeded match
+//! of MCTS (keeping its tree between moves) against alpha-beta with a zero evaluation,
+//! colours alternating, and prints the score.
+//!
+//! Usage: hex [--size N] [--games N] [--seed S] [--playouts P] [--depth D]
+//! (defaults: 7, 4, 1, 20000, 3). Black (MAX, first) joins the top and bottom rows,
+//! White the left and right columns.
+
+use minimax::search::mcts::{Mcts, MctsOptions};
+use minimax::search::{Game, GameError, Method, Move, Options, search};
+
+/// A Hex board of `n` x `n` cells (0 empty, 1 Black, 2 White).
+#[derive(Clone)]
+struct Hex {
+    n: usize,
+    cells: Vec<u8>,
+    stones: usize,
+}
+
+impl Hex {
+    fn new(n: usize) -> Hex {
+        Hex {
+            n,
+            cells: vec![0; n * n],
+            stones: 0,
+        }
+    }
+
+    fn to_move(&self) -> u8 {
+        if self.stones % 2 == 0 { 1 } else { 2 }
+    }
+
+    /// Whether `who` joins its two sides: a flood from its first side.
+    fn joined(&self, who: u8) -> bool {
+        let n = self.n;
+        let mut seen = vec![false; n * n];
+        let mut stack: Vec<usize> = (0..n)
+            .map(|i| if who == 1 { i } else { i * n })
+            .filter(|&c| self.cells[c] == who)
+            .collect();
+        for &c in &stack {
+            seen[c] = true;
+        }
+        while let Some(c) = stack.pop() {
+            let (r, col) = ((c / n) as i64, (c % n) as i64);
+            if (who == 1 && r as usize == n - 1) || (who == 2 && col as usize == n - 1) {
+                return true;
+            }
+            for (dr, dc) in [(-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)] {
+                let (rr, cc) = (r + dr, col + dc);
+                if rr < 0 || cc < 0 || rr >= n as i64 || cc >= n as i64 {
+                    continue;
+                }
+                let d = rr as usize * n + cc as usize;
+                if !seen[d] && self.cells[d] == who {
+                    seen[d] = true;
+                    stack.push(d);
+                }
+            }
+        }
+        false
+    }
+}
+
+impl Game for Hex {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend(
+            (0..self.cells.len())
+                .filter(|&c| self.cells[c] == 0)
+                .map(|c| c as Move),
+        );
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.cells[mv as usize] = self.to_move();
+        self.stones += 1;
+    }
+    fn undo(&mut self, mv: Move) {
+        self.cells[mv as usize] = 0;
+        self.stones -= 1;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        let last = if self.to_move() == 1 { 2 } else { 1 };
+        (self.stones > 0 && self.joined(last)).then_some(if last == 1 { 1 } else { -1 })
+    }
+    fn evaluate(&mut self) -> i32 {
+        0 // Hex has no simple evaluation: that is the point
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.to_move() == 1)
+    }
+}
+
+fn main() {
+    let (mut n, mut games, mut seed, mut playouts, mut depth) = (7, 4, 1, 20_000, 3);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || -> u64 {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{a} needs a number"))
+        };
+        match a.as_str() {
+            "--size" => n = value().clamp(2, 11) as usize,
+            "--games" => games = value(),
+            "--seed" => seed = value(),
+            "--playouts" => playouts = value(),
+            "--depth" => depth = value() as u32,
+            _ => panic!("usage: hex [--size N] [--games N] [--seed S] [--playouts P] [--depth D]"),
+        }
+    }
+    let mut mcts_wins = 0;
+    for k in 0..games {
+        let mut h = Hex::new(n);
+        let mut tree = Mcts::new();
+        let mcts_black = k % 2 == 0;
+        let winner = loop {
+            if let Some(score) = h.outcome() {
+                break if score > 0 { 1 } else { 2 };
+            }
+            let mv = if (h.to_move() == 1) == mcts_black {
+                let mut opts = MctsOptions {
+                    playouts,
+                    seed: seed * 1000 + k * 100 + h.stones as u64,
+                    ..MctsOptions::default()
+                };
+                tree.search(&mut h, &mut opts).unwrap().best_move.unwrap()
+            } else {
+                let mut opts = Options {
+                    method: Method::AlphaBeta,
+                    max_depth: depth,
+                    iterative_deepening: false,
+                    table_bytes: 0,
+                    ..Options::default()
+                };
+                search(&mut h, &mut opts).unwrap().best_move.unwrap()
+            };
+            h.play(mv);
+            tree.advance(mv);
+        };
+        let won = (winner == 1) == mcts_black;
+        mcts_wins += won as u32;
+        println!(
+            "game {}: MCTS ({}) {} in {} stones",
+            k + 1,
+            if mcts_black { "Black" } else { "White" },
+            if won { "won" } else { "lost" },
+            h.stones
+        );
+    }
+    println!(
+        "MCTS ({playouts} playouts a move) won {mcts_wins} of {games} games against alpha-beta \
+         (depth {depth}, zero evaluation) on {n}x{n}"
+    );
+}
