@@ -148,6 +148,27 @@ unsafe extern "C" fn outcomes(ctx: *mut c_void, out: *mut i64, weights: *mut f64
     n
 }
 
+impl<'a> Rogue<'a> {
+    /// The game `data` drives, as long as the header's first byte says.
+    fn new(data: &'a [u8], header: &[u8]) -> Rogue<'a> {
+        Rogue {
+            data,
+            key: 0,
+            stack: Vec::new(),
+            plies: 1 + header[0] as usize % 6,
+        }
+    }
+}
+
+/// The root's moves as a search with room for `cap` will see them.
+fn root_moves(ctx: *mut c_void, cap: usize) -> Vec<i64> {
+    let mut root = vec![0i64; cap];
+    // SAFETY: `root` has room for `cap` moves.
+    let n = unsafe { moves(ctx, root.as_mut_ptr(), root.len()) };
+    root.truncate(n.clamp(0, cap as i32) as usize);
+    root
+}
+
 /// The rogue game's callbacks, the optional ones as the header's bits say.
 fn rogue_game(ctx: *mut c_void, header: &[u8]) -> mm_game {
     let flags = header[1];
@@ -168,12 +189,7 @@ fn rogue_game(ctx: *mut c_void, header: &[u8]) -> mm_game {
 }
 
 fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<i64>)>, Vec<i64>) {
-    let mut g = Rogue {
-        data,
-        key: 0,
-        stack: Vec::new(),
-        plies: 1 + header[0] as usize % 6,
-    };
+    let mut g = Rogue::new(data, header);
     let ctx = (&mut g as *mut Rogue).cast::<c_void>();
     let flags = header[1];
     let game = rogue_game(ctx, header);
@@ -205,15 +221,10 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
     if header[6] & 4 == 4 {
         o.table_bytes = usize::MAX; // more than can be had: the search runs without
     }
-    let root_cap = o.max_moves;
+    let root = root_moves(ctx, o.max_moves);
     if header[6] & 12 == 8 {
         o.max_moves = usize::MAX; // MM_ERR_OUT_OF_MEMORY
     }
-    // The root's moves, as the engine will see them.
-    let mut root = vec![0i64; root_cap];
-    // SAFETY: `root` has room for `root_cap` moves.
-    let n = unsafe { moves(ctx, root.as_mut_ptr(), root.len()) };
-    root.truncate(n.clamp(0, root_cap as i32) as usize);
 
     let pv_cap = header[7] as usize % 4;
     let mut pv = vec![0x5eed_i64; pv_cap];
@@ -234,12 +245,7 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
 /// The same rogue game searched by MCTS (header byte 2's top bit): small limits, every
 /// reward setting (2 is not one), and the answer's move among the root's.
 fn run_mcts(data: &[u8], header: &[u8]) -> (mm_status, Option<(i64, bool, u64, u64)>, Vec<i64>) {
-    let mut g = Rogue {
-        data,
-        key: 0,
-        stack: Vec::new(),
-        plies: 1 + header[0] as usize % 6,
-    };
+    let mut g = Rogue::new(data, header);
     let ctx = (&mut g as *mut Rogue).cast::<c_void>();
     let flags = header[1];
     let game = rogue_game(ctx, header);
@@ -258,11 +264,7 @@ fn run_mcts(data: &[u8], header: &[u8]) -> (mm_status, Option<(i64, bool, u64, u
     if header[6] & 1 == 1 {
         o.stop = &stop;
     }
-    let root_cap = o.max_moves;
-    let mut root = vec![0i64; root_cap];
-    // SAFETY: `root` has room for `root_cap` moves.
-    let n = unsafe { moves(ctx, root.as_mut_ptr(), root.len()) };
-    root.truncate(n.clamp(0, root_cap as i32) as usize);
+    let root = root_moves(ctx, o.max_moves);
     let mut m = std::ptr::null_mut();
     // SAFETY: `m` is writable.
     assert_eq!(unsafe { mm_mcts_new(&mut m) }, MM_OK);

@@ -48,6 +48,7 @@ use std::sync::atomic::AtomicI32;
 use std::time::{Duration, Instant};
 
 use crate::search::game::{Game, GameError, Move, ScoreView, first_move};
+use crate::search::value::check_score;
 use rng::Rng;
 use tree::Tree;
 
@@ -292,18 +293,17 @@ impl Mcts {
             reward: side(root.lo),
             score: convert.score_of(root.lo),
         });
-        // A proven best move first, then the most visits, then the best mean.
+        // The first move proving the root's value, else the most visits, then the best
+        // mean.
+        let proves_root = |s: &&MoveStats| proven.is_some_and(|p| s.proven == Some(p.reward));
         let best = stats
             .iter()
-            .max_by(|a, b| {
-                let key = |s: &MoveStats| (s.proven.unwrap_or(-1.0), s.visits, s.mean);
-                let (ka, kb) = (key(a), key(b));
-                let by_proof = match (proven, a.proven, b.proven) {
-                    (Some(p), Some(x), _) if x == p.reward => std::cmp::Ordering::Greater,
-                    (Some(p), _, Some(y)) if y == p.reward => std::cmp::Ordering::Less,
-                    _ => std::cmp::Ordering::Equal,
+            .find(proves_root)
+            .or_else(|| {
+                let by_visits = |a: &&MoveStats, b: &&MoveStats| {
+                    a.visits.cmp(&b.visits).then(a.mean.total_cmp(&b.mean))
                 };
-                by_proof.then(ka.1.cmp(&kb.1)).then(ka.2.total_cmp(&kb.2))
+                stats.iter().max_by(by_visits)
             })
             .copied();
         let value = match (proven, best) {
@@ -370,9 +370,7 @@ impl Convert {
 
     /// A score of the game's in MAX's view, checked as the engine checks it.
     fn max_view(&self, score: i32, max_to_move: bool) -> Result<f64, GameError> {
-        if score == i32::MIN || score == i32::MAX {
-            return Err(GameError::ScoreOutOfRange);
-        }
+        check_score(score)?;
         let s = score as f64;
         Ok(if self.side_view && !max_to_move {
             -s

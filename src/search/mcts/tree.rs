@@ -15,6 +15,8 @@ pub(crate) struct Node {
     pub mv: Move,
     pub parent: u32,
     pub first_child: u32,
+    /// The last child, so that a child is appended in constant time.
+    pub last_child: u32,
     pub next_sibling: u32,
     pub visits: u32,
     pub sum: f64,
@@ -42,6 +44,7 @@ impl Node {
             mv,
             parent,
             first_child: NONE,
+            last_child: NONE,
             next_sibling: NONE,
             visits: 0,
             sum: 0.0,
@@ -90,18 +93,7 @@ impl Tree {
         let id = self.nodes.len() as u32;
         self.nodes
             .push(Node::fresh(mv, parent, max_to_move, open, hash));
-        let p = &mut self.nodes[parent as usize];
-        p.children += 1;
-        match p.first_child {
-            NONE => p.first_child = id,
-            first => {
-                let mut last = first;
-                while self.nodes[last as usize].next_sibling != NONE {
-                    last = self.nodes[last as usize].next_sibling;
-                }
-                self.nodes[last as usize].next_sibling = id;
-            }
-        }
+        link(&mut self.nodes, parent, id);
         Some(id)
     }
 
@@ -131,23 +123,14 @@ impl Tree {
             let mut node = self.nodes[old as usize].clone();
             node.parent = new_parent;
             node.first_child = NONE;
+            node.last_child = NONE;
             node.next_sibling = NONE;
             node.children = 0;
             kept.push(node);
             order.push(old);
             if new_parent != NONE {
-                let p = &mut kept[new_parent as usize];
-                p.children += 1;
-                if p.first_child == NONE {
-                    p.first_child = id;
-                } else {
-                    // Siblings arrive in order (pushed reversed below): link after the last.
-                    let mut last = p.first_child;
-                    while kept[last as usize].next_sibling != NONE {
-                        last = kept[last as usize].next_sibling;
-                    }
-                    kept[last as usize].next_sibling = id;
-                }
+                // Siblings arrive in order (pushed reversed below).
+                link(&mut kept, new_parent, id);
             }
             let children: Vec<u32> = self.children(old).collect();
             for &c in children.iter().rev() {
@@ -157,6 +140,17 @@ impl Tree {
         kept[0].parent = NONE;
         kept[0].mv = 0;
         self.nodes = kept;
+    }
+}
+
+/// Appends node `id` to `parent`'s children.
+fn link(nodes: &mut [Node], parent: u32, id: u32) {
+    let p = &mut nodes[parent as usize];
+    p.children += 1;
+    let last = std::mem::replace(&mut p.last_child, id);
+    match last {
+        NONE => p.first_child = id,
+        last => nodes[last as usize].next_sibling = id,
     }
 }
 
