@@ -97,36 +97,12 @@ fn end_games(n: usize) -> Vec<(String, i32)> {
             .collect();
     }
     println!("Pons' sets not found (set MM_C4_DATA): random end games, the engine's values");
-    let mut rng = common::Rng::new(21);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let plies = rng.range(28, 34);
-        let mut moves = String::new();
-        let mut g = ConnectFour::new();
-        let mut over = false;
-        for _ in 0..plies {
-            let mut legal = Vec::new();
-            g.moves(&mut legal).unwrap();
-            let mv = legal[rng.range(0, legal.len() as i64 - 1) as usize];
-            g.play(mv);
-            moves.push(char::from(b'1' + mv as u8));
-            if g.outcome().is_some() {
-                over = true;
-                break;
-            }
-        }
-        if over {
-            continue;
-        }
-        let mut o = Options {
-            method: Method::Exact,
-            ..Options::default()
-        };
-        let v = search(&mut g, &mut o).unwrap().value; // MAX's view
+    let valued = games::valued_positions(n, 28, 34, 21);
+    let side = |(moves, v): (String, i32)| {
         let side = if moves.len() % 2 == 0 { v } else { -v };
-        out.push((moves, side));
-    }
-    out
+        (moves, side)
+    };
+    valued.into_iter().map(side).collect()
 }
 
 #[test]

@@ -11,8 +11,8 @@ mod games;
 
 use c4::Position;
 use common::Rng;
-use games::TicTacToe;
-use minimax::search::{Fork, Game, GameError, Method, Move, Options, search, search_parallel};
+use games::{NoCopy, TicTacToe};
+use minimax::search::{Game, GameError, Method, Move, Options, search, search_parallel};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -220,39 +220,6 @@ fn progress_comes_from_one_thread_in_order() {
         "{depths:?}"
     );
     assert_eq!(depths.last(), Some(&r.depth), "{depths:?}");
-}
-
-/// A game that cannot be copied searches on one thread, and says so.
-struct NoCopy(TicTacToe);
-
-impl Fork for NoCopy {
-    fn fork(&self) -> Option<Self> {
-        None
-    }
-}
-
-impl Game for NoCopy {
-    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        self.0.moves(out)
-    }
-    fn play(&mut self, mv: Move) {
-        self.0.play(mv)
-    }
-    fn undo(&mut self, mv: Move) {
-        self.0.undo(mv)
-    }
-    fn outcome(&mut self) -> Option<i32> {
-        self.0.outcome()
-    }
-    fn evaluate(&mut self) -> i32 {
-        self.0.evaluate()
-    }
-    fn hash(&mut self) -> Option<u64> {
-        self.0.hash()
-    }
-    fn max_to_move(&mut self) -> Option<bool> {
-        self.0.max_to_move()
-    }
 }
 
 #[test]

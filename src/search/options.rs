@@ -185,6 +185,8 @@ pub enum FewerThreads {
     NoCopy,
     /// The system would not start another thread.
     NoSystemThread,
+    /// Memory for the tree that MCTS's threads share could not be had.
+    NoMemory,
 }
 
 impl SearchResult {

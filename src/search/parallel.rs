@@ -6,7 +6,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Receiver, channel};
 
 use super::engine::{Outcome, run_thread};
 use super::game::{Fork, Game, GameError};
@@ -19,7 +19,7 @@ pub const MAX_THREADS: usize = 256;
 
 /// The caller's stop flag, lent to the helper threads.
 #[derive(Clone, Copy)]
-struct StopFlag(*const AtomicI32);
+pub(crate) struct StopFlag(pub *const AtomicI32);
 
 // SAFETY: the flag is an atomic, read by any thread; `search_parallel` waits for every
 // helper to report before it returns (also when its own thread's search panics), so the
@@ -94,25 +94,10 @@ pub(crate) fn team_search<G: Game + Fork + Send + 'static>(
         run_thread(game, plan, opts.stop, progress, Some(table), Some(&team))
     }));
     team.halt();
-    // Every helper is waited for, a panicking one too, so that every copy is dropped here
-    // and the lent table is handed back before a panic goes on.
-    let (mut outcomes, mut panicked) = (Vec::new(), None);
-    match first {
-        Ok(o) => outcomes.push(o), // the caller's thread's first
-        Err(panic) => panicked = Some(panic),
-    }
-    for _ in 0..helpers {
-        let (outcome, copy) = rx.recv().expect("a helper always reports");
-        drop(copy);
-        match outcome {
-            Ok(o) => outcomes.push(o),
-            Err(panic) => panicked = panicked.or(Some(panic)),
-        }
-    }
+    // The lent table is handed back before a panic goes on.
+    let outcomes = gather(first, &rx, helpers);
     opts.table = lent;
-    if let Some(panic) = panicked {
-        resume_unwind(panic);
-    }
+    let outcomes = outcomes.unwrap_or_else(|panic| resume_unwind(panic));
     let mut result = match combine(outcomes, plan) {
         Ok(result) => result,
         Err(e) => return Some(Err(e)),
@@ -134,6 +119,34 @@ pub(crate) fn team_search<G: Game + Fork + Send + 'static>(
         }
     }
     Some(Ok(result))
+}
+
+/// Waits for every one of `helpers` helpers to report on `rx` (a panicking one too), and
+/// drops each one's copy of the game here, on the caller's thread. The outcomes, the
+/// caller's thread's (`first`) first; or the first panic, for the caller to resume once
+/// it has put back what it lent.
+pub(crate) fn gather<T, G>(
+    first: std::thread::Result<T>,
+    rx: &Receiver<(std::thread::Result<T>, G)>,
+    helpers: usize,
+) -> std::thread::Result<Vec<T>> {
+    let (mut outcomes, mut panicked) = (Vec::new(), None);
+    match first {
+        Ok(o) => outcomes.push(o),
+        Err(panic) => panicked = Some(panic),
+    }
+    for _ in 0..helpers {
+        let (outcome, copy) = rx.recv().expect("a helper always reports");
+        drop(copy);
+        match outcome {
+            Ok(o) => outcomes.push(o),
+            Err(panic) => panicked = panicked.or(Some(panic)),
+        }
+    }
+    match panicked {
+        Some(panic) => Err(panic),
+        None => Ok(outcomes),
+    }
 }
 
 /// The team's answer: a game error if any thread met one; else the first thread's answer

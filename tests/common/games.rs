@@ -1,7 +1,7 @@
 //! Small games for the engine's tests, written plainly in Rust.
 #![allow(dead_code)]
 
-use minimax::search::{Game, GameError, Move};
+use minimax::search::{Fork, Game, GameError, Method, Move, Options, search};
 
 /// Tic-tac-toe: X is MAX and moves first; 1 for a win by X, -1 for a loss, 0 for a draw.
 #[derive(Clone)]
@@ -368,4 +368,77 @@ impl Game for DiceDuel {
         out.extend((1..=6).map(|r| (r, 1.0)));
         Ok(())
     }
+}
+
+/// A game that gives no copy of itself for another thread: its search runs on one, and
+/// says so.
+pub struct NoCopy<G>(pub G);
+
+impl<G> Fork for NoCopy<G> {
+    fn fork(&self) -> Option<Self> {
+        None
+    }
+}
+
+impl<G: Game> Game for NoCopy<G> {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.0.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.0.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.0.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.0.evaluate()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.0.hash()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.0.max_to_move()
+    }
+}
+
+/// `n` Connect Four positions, not over, from seeded random games of `min_plies` to
+/// `max_plies` moves, as their moves and the engine's exact value (MAX's view): an
+/// independent reference for the MCTS solver's proofs.
+pub fn valued_positions(n: usize, min_plies: u64, max_plies: u64, seed: u64) -> Vec<(String, i32)> {
+    let mut state = seed;
+    let mut next = |below: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % below
+    };
+    let mut out = Vec::new();
+    while out.len() < n {
+        let plies = min_plies + next(max_plies - min_plies + 1);
+        let mut g = ConnectFour::new();
+        let mut moves = String::new();
+        let mut over = false;
+        for _ in 0..plies {
+            let mut legal = Vec::new();
+            g.moves(&mut legal).unwrap();
+            let mv = legal[next(legal.len() as u64) as usize];
+            g.play(mv);
+            moves.push(char::from(b'1' + mv as u8));
+            if g.outcome().is_some() {
+                over = true;
+                break;
+            }
+        }
+        if !over {
+            let mut o = Options {
+                method: Method::Exact,
+                ..Options::default()
+            };
+            out.push((moves, search(&mut g, &mut o).unwrap().value));
+        }
+    }
+    out
 }

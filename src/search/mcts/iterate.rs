@@ -2,10 +2,12 @@
 //! bounds rule out), add one node, play out at random to the end (or the cut-off), and
 //! add the reward along the path, whose proven bounds then rise to the root.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 use super::rng::Rng;
-use super::tree::Tree;
+use super::tree::{NONE, Nodes};
 use super::{Convert, MctsOptions, MctsProgress};
 use crate::search::game::{Game, GameError, Move};
 use crate::search::value::MAX_PLY;
@@ -13,10 +15,20 @@ use crate::search::value::MAX_PLY;
 /// How often, in playouts, the clock and the stop flag are looked at.
 const LOOK_EVERY: u64 = 64;
 
-/// One search's state: the game, the tree, and buffers reused by every iteration.
-pub(crate) struct Run<'r, 'a, G: Game> {
+/// What the threads of one search share besides the tree: the playouts claimed (in
+/// batches of [`BATCH`]), and whether one thread has stopped (then all stop).
+#[derive(Default)]
+pub(crate) struct Team {
+    pub playouts: AtomicU64,
+    pub done: AtomicBool,
+}
+
+/// One search's state on one thread: the game, the tree (its own, or shared with other
+/// threads), and buffers reused by every iteration.
+pub(crate) struct Run<'r, 'a, G: Game, T: Nodes> {
     game: &'r mut G,
-    tree: &'r mut Tree,
+    tree: &'r mut T,
+    team: Option<&'r Team>,
     rng: &'r mut Rng,
     opts: &'r mut MctsOptions<'a>,
     convert: Convert,
@@ -26,19 +38,32 @@ pub(crate) struct Run<'r, 'a, G: Game> {
     played: Vec<Move>,
     /// The nodes of this iteration's path, the root first.
     path: Vec<u32>,
+    /// With threads: for each node of the path, whether its visit is counted later.
+    later: Vec<bool>,
     /// Set once the tree could not grow (its limit, or memory).
     full: bool,
     /// Iterations since the last one that added a node.
     since_growth: u64,
+    /// Whether this iteration added a node.
+    grew: bool,
+    /// With a team: playouts claimed and not yet made.
+    budget: u64,
+    /// With a team: set when the playouts are all claimed (the others finish theirs).
+    spent: bool,
 }
+
+/// Playouts a thread of a team claims at once: one shared counter touched every
+/// playout would pass its cache line between the threads each time.
+const BATCH: u64 = 16;
 
 /// Iterations without a new node after which a search without a playout limit stops.
 const STALL: u64 = 100_000;
 
-impl<'r, 'a, G: Game> Run<'r, 'a, G> {
+impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     pub fn new(
         game: &'r mut G,
-        tree: &'r mut Tree,
+        tree: &'r mut T,
+        team: Option<&'r Team>,
         rng: &'r mut Rng,
         opts: &'r mut MctsOptions<'a>,
         convert: Convert,
@@ -46,6 +71,7 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
         Run {
             game,
             tree,
+            team,
             rng,
             opts,
             convert,
@@ -53,29 +79,63 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
             outcomes: Vec::new(),
             played: Vec::new(),
             path: Vec::new(),
+            later: Vec::new(),
             full: false,
             since_growth: 0,
+            grew: false,
+            budget: 0,
+            spent: false,
         }
     }
 
-    /// Iterates until a limit, the stop flag or a proof at the root; returns the playouts
-    /// and whether the tree filled up.
+    /// Iterates until a limit, the stop flag or a proof at the root; returns this
+    /// thread's playouts and whether the tree filled up. With a team, ends the others'
+    /// search too (unless only the playouts ran out: the others finish theirs).
     pub fn search(&mut self, start: Instant) -> Result<(u64, bool), GameError> {
-        let root_max = self.tree.nodes[0].max_to_move;
+        let result = self.iterations(start);
+        self.tree.flush();
+        match self.team {
+            Some(team) if !(self.spent && result.is_ok()) => team.done.store(true, Relaxed),
+            _ => {}
+        }
+        result
+    }
+
+    fn iterations(&mut self, start: Instant) -> Result<(u64, bool), GameError> {
+        let root_max = self.tree.max_to_move(0);
         if let Some(score) = self.game.outcome() {
             let r = self.convert.final_reward(score, root_max)?;
-            let root = &mut self.tree.nodes[0];
-            (root.lo, root.hi, root.expanded) = (r, r, true);
+            self.tree.narrow(0, r, r);
+            self.tree.set_expanded(0);
             return Ok((0, false));
         }
         let mut playouts = 0u64;
         loop {
-            let root = &self.tree.nodes[0];
-            if root.lo == root.hi && !root.open {
+            let (lo, hi) = self.tree.bounds(0);
+            if lo == hi && !self.tree.is_open(0) {
                 break; // proven
             }
-            if self.opts.playouts != 0 && playouts >= self.opts.playouts {
-                break;
+            let limit = self.opts.playouts;
+            match self.team {
+                None if limit != 0 && playouts >= limit => break,
+                None => {}
+                Some(team) => {
+                    if team.done.load(Relaxed) {
+                        break;
+                    }
+                    if self.budget == 0 {
+                        let claimed = team.playouts.fetch_add(BATCH, Relaxed);
+                        if limit != 0 && claimed >= limit {
+                            self.spent = true;
+                            break;
+                        }
+                        self.budget = match limit {
+                            0 => BATCH,
+                            _ => BATCH.min(limit - claimed),
+                        };
+                    }
+                    self.budget -= 1;
+                }
             }
             if self.opts.playouts == 0 && (self.full || self.since_growth > STALL) {
                 // No proof can come without new nodes (a tree below chance steps may have
@@ -105,22 +165,28 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
     }
 
     fn report(&mut self, playouts: u64, start: Instant) {
-        let root_max = self.tree.nodes[0].max_to_move;
-        let best = self
-            .tree
-            .children(0)
-            .max_by_key(|&c| self.tree.nodes[c as usize].visits);
+        let root_max = self.tree.max_to_move(0);
+        let best = self.tree.children(0).max_by_key(|&c| self.tree.stats(c).0);
         let (best_move, value) = match best {
             Some(c) => {
-                let n = &self.tree.nodes[c as usize];
-                let mean = n.sum / n.visits.max(1) as f64;
-                (Some(n.mv), if root_max { mean } else { 1.0 - mean })
+                let (visits, sum) = self.tree.stats(c);
+                let mean = sum / visits.max(1) as f64;
+                (
+                    Some(self.tree.mv(c)),
+                    if root_max { mean } else { 1.0 - mean },
+                )
             }
             None => (None, 0.0),
         };
+        // With a team, the playouts every thread has claimed (within a batch each).
+        let playouts = match (self.team, self.opts.playouts) {
+            (Some(team), 0) => team.playouts.load(Relaxed),
+            (Some(team), limit) => team.playouts.load(Relaxed).min(limit),
+            (None, _) => playouts,
+        };
         let p = MctsProgress {
             playouts,
-            nodes: self.tree.nodes.len() as u64,
+            nodes: self.tree.len() as u64,
             best_move,
             value,
             elapsed: start.elapsed(),
@@ -132,63 +198,86 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
 
     /// One iteration. Every move it plays is taken back, also on an error.
     fn iterate(&mut self) -> Result<(), GameError> {
-        let nodes_before = self.tree.nodes.len();
+        self.grew = false;
         self.played.clear();
         self.path.clear();
-        self.path.push(0);
+        self.enter(0);
         let reward = self.descend();
         for &mv in self.played.iter().rev() {
             self.game.undo(mv);
         }
         let reward = reward?;
-        if self.tree.nodes.len() > nodes_before {
+        if self.grew {
             self.since_growth = 0;
         } else {
             self.since_growth += 1;
         }
-        for &id in &self.path {
-            let n = &mut self.tree.nodes[id as usize];
-            n.visits = n.visits.saturating_add(1);
-            n.sum += reward;
+        for i in 0..self.path.len() {
+            let loss = self.loss(i);
+            let later = T::SHARED && self.later[i];
+            self.tree.leave(self.path[i], reward, loss, later);
         }
         self.update_bounds();
         Ok(())
+    }
+
+    /// Adds `id` to the path, counting the visit now when threads share the tree.
+    fn enter(&mut self, id: u32) {
+        self.path.push(id);
+        if T::SHARED {
+            let loss = self.loss(self.path.len() - 1);
+            let later = self.tree.enter(id, loss);
+            self.later.truncate(self.path.len() - 1);
+            self.later.push(later);
+        }
+    }
+
+    /// The virtual loss of the path's `i`th node: the worst reward for the side that
+    /// chose it (MAX's reward is 0 when MAX chose, 1 when MIN did).
+    fn loss(&self, i: usize) -> f64 {
+        match i {
+            0 => 0.0,
+            _ if self.tree.max_to_move(self.path[i - 1]) => 0.0,
+            _ => 1.0,
+        }
     }
 
     /// Selection and expansion, then the playout: MAX's reward of this iteration.
     fn descend(&mut self) -> Result<f64, GameError> {
         let mut node = 0u32;
         loop {
-            let n = &self.tree.nodes[node as usize];
-            if n.lo == n.hi && !n.open {
-                return Ok(n.lo); // proven: its value is known, no playout needed
+            let (lo, hi) = self.tree.bounds(node);
+            let (max_side, open) = (self.tree.max_to_move(node), self.tree.is_open(node));
+            if lo == hi && !open {
+                return Ok(lo); // proven: its value is known, no playout needed
             }
-            let (max_side, open) = (n.max_to_move, n.open);
             let mut expand = None;
-            if open || !n.expanded {
+            if open || !self.tree.is_expanded(node) {
                 self.moves.clear();
                 self.game.moves(&mut self.moves)?;
                 if self.moves.is_empty() {
                     return Err(GameError::NoMovesNotOver);
                 }
-                let missing = self
-                    .moves
-                    .iter()
-                    .copied()
-                    .find(|&mv| self.tree.child(node, mv).is_none());
-                match missing {
-                    None if !open => self.tree.nodes[node as usize].expanded = true,
+                match self.missing(node) {
+                    None if !open => self.tree.set_expanded(node),
                     Some(mv) if !self.full => expand = Some(mv),
                     _ => {}
                 }
+                if let Some(mv) = expand.filter(|_| T::SHARED) {
+                    expand = self.claim(node, mv);
+                }
             }
             let (child, mv) = match expand {
-                Some(mv) => match self.add_child(node, mv, max_side, open)? {
-                    Some(child) => (child, mv),
-                    None => return self.playout(max_side), // the tree is full
-                },
+                Some(mv) => {
+                    let added = self.add_child(node, mv, max_side, open);
+                    self.tree.unlock(node);
+                    match added? {
+                        Some(child) => (child, mv),
+                        None => return self.playout(max_side), // the tree is full
+                    }
+                }
                 None => match self.select(node, max_side, open) {
-                    Some(child) => (child, self.tree.nodes[child as usize].mv),
+                    Some(child) => (child, self.tree.mv(child)),
                     None => return self.playout(max_side),
                 },
             };
@@ -196,14 +285,17 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
                 self.play(mv);
                 self.resolve_chance()?;
             }
-            self.path.push(child);
+            self.enter(child);
             if self.path.len() as u32 > MAX_PLY {
                 return Err(GameError::TooDeep);
             }
-            let c = &self.tree.nodes[child as usize];
-            let child_max = self.game.max_to_move().unwrap_or(c.max_to_move);
-            if c.lo == c.hi && !c.open {
-                return Ok(c.lo);
+            let child_max = self
+                .game
+                .max_to_move()
+                .unwrap_or(self.tree.max_to_move(child));
+            let (lo, hi) = self.tree.bounds(child);
+            if lo == hi && !self.tree.is_open(child) {
+                return Ok(lo);
             }
             if let Some(score) = self.game.outcome() {
                 return self.convert.final_reward(score, child_max);
@@ -215,9 +307,50 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
         }
     }
 
+    /// The first of `moves` that has no child of `node`. Children are added in the order
+    /// of the moves, so where the game lists its moves in one order, the children are the
+    /// first moves and the move after them is the one: one walk of the children checks
+    /// that, and a game whose order changes gets the search of every move.
+    fn missing(&self, node: u32) -> Option<Move> {
+        let tree = &*self.tree;
+        let scan = || {
+            self.moves
+                .iter()
+                .copied()
+                .find(|&m| tree.child(node, m).is_none())
+        };
+        let mut k = 0;
+        for c in tree.children(node) {
+            if self.moves.get(k) != Some(&tree.mv(c)) {
+                return scan();
+            }
+            k += 1;
+        }
+        // (A move listed twice has its child already.)
+        match self.moves.get(k) {
+            Some(&mv) if tree.child(node, mv).is_none() => Some(mv),
+            Some(_) => scan(),
+            None => None,
+        }
+    }
+
+    /// With threads: takes `node`'s lock to add `mv`'s child, if no other thread added it
+    /// meanwhile. `None` (no lock held) when the lock is taken or the child is there: the
+    /// caller then selects.
+    fn claim(&mut self, node: u32, mv: Move) -> Option<Move> {
+        if !self.tree.lock(node) {
+            return None;
+        }
+        if self.tree.child(node, mv).is_some() {
+            self.tree.unlock(node);
+            return None;
+        }
+        Some(mv)
+    }
+
     /// Plays `mv` from `node`, resolves the chance steps after it, and adds its child (a
     /// final position's child is proven at once). `None` (the move taken back) when the
-    /// tree is full.
+    /// tree is full. With threads, the caller holds `node`'s lock.
     fn add_child(
         &mut self,
         node: u32,
@@ -225,7 +358,8 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
         max_side: bool,
         open: bool,
     ) -> Result<Option<u32>, GameError> {
-        if self.tree.nodes.len() >= self.opts.max_nodes {
+        // (A shared tree's room is at most `max_nodes`: it says when it is full itself.)
+        if !T::SHARED && self.tree.len() >= self.opts.max_nodes {
             self.full = true;
             return Ok(None);
         }
@@ -243,15 +377,16 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
             self.full = true;
             return Ok(None);
         };
+        self.grew = true;
         if !child_open {
             if let Some(score) = self.game.outcome() {
                 let r = self.convert.final_reward(score, child_max)?;
-                let c = &mut self.tree.nodes[child as usize];
-                (c.lo, c.hi, c.expanded) = (r, r, true);
+                self.tree.narrow(child, r, r);
+                self.tree.set_expanded(child);
             }
         }
-        if !open && self.tree.nodes[node as usize].children as usize == self.moves.len() {
-            self.tree.nodes[node as usize].expanded = true;
+        if !open && self.tree.child_count(node) as usize == self.moves.len() {
+            self.tree.set_expanded(node);
         }
         Ok(Some(child))
     }
@@ -260,20 +395,21 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
     /// may differ from the last visit), leaving out a child whose proven bounds cannot
     /// change the node's.
     fn select(&self, node: u32, max_side: bool, open: bool) -> Option<u32> {
-        let n = &self.tree.nodes[node as usize];
-        let ln = (n.visits.max(1) as f64).ln();
+        let (n_lo, n_hi) = self.tree.bounds(node);
+        let ln = (self.tree.parent_visits(node).max(1) as f64).ln();
         let c = self.opts.exploration;
         let mut best: Option<(f64, u32)> = None;
         for id in self.tree.children(node) {
-            let ch = &self.tree.nodes[id as usize];
-            if open && !self.moves.contains(&ch.mv) {
+            if open && !self.moves.contains(&self.tree.mv(id)) {
                 continue;
             }
-            if !open && ((max_side && ch.hi <= n.lo) || (!max_side && ch.lo >= n.hi)) {
+            let (lo, hi) = self.tree.bounds(id);
+            if !open && ((max_side && hi <= n_lo) || (!max_side && lo >= n_hi)) {
                 continue;
             }
-            let visits = ch.visits.max(1) as f64;
-            let mean = ch.sum / visits;
+            let (visits, sum) = self.tree.stats(id);
+            let visits = visits.max(1) as f64;
+            let mean = sum / visits;
             let q = if max_side { mean } else { 1.0 - mean };
             let u = q + c * (ln / visits).sqrt();
             if best.is_none_or(|(b, _)| u > b) {
@@ -374,24 +510,24 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
     fn update_bounds(&mut self) {
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
-            let n = &self.tree.nodes[id as usize];
-            if n.open || n.first_child == super::tree::NONE {
+            if self.tree.is_open(id) || self.tree.first_child(id) == NONE {
                 continue; // a leaf's bounds are set when it is added
             }
-            let (max_side, expanded) = (n.max_to_move, n.expanded);
+            let max_side = self.tree.max_to_move(id);
+            let expanded = self.tree.is_expanded(id);
             let (mut best_lo, mut best_hi) = if max_side {
                 (0.0f64, 0.0f64)
             } else {
                 (1.0f64, 1.0f64)
             };
             for c in self.tree.children(id) {
-                let ch = &self.tree.nodes[c as usize];
+                let (lo, hi) = self.tree.bounds(c);
                 if max_side {
-                    best_lo = best_lo.max(ch.lo);
-                    best_hi = best_hi.max(ch.hi);
+                    best_lo = best_lo.max(lo);
+                    best_hi = best_hi.max(hi);
                 } else {
-                    best_lo = best_lo.min(ch.lo);
-                    best_hi = best_hi.min(ch.hi);
+                    best_lo = best_lo.min(lo);
+                    best_hi = best_hi.min(hi);
                 }
             }
             let (lo, hi) = match (max_side, expanded) {
@@ -400,11 +536,9 @@ impl<'r, 'a, G: Game> Run<'r, 'a, G> {
                 (false, true) => (best_lo, best_hi),
                 (false, false) => (0.0, best_hi),
             };
-            let n = &mut self.tree.nodes[id as usize];
-            if (n.lo, n.hi) == (lo, hi) {
+            if !self.tree.narrow(id, lo, hi) {
                 break;
             }
-            (n.lo, n.hi) = (lo, hi);
         }
     }
 }

@@ -41,16 +41,20 @@
 //! ```
 
 mod iterate;
+mod parallel;
 mod rng;
+mod shared;
 mod tree;
 
 use std::sync::atomic::AtomicI32;
 use std::time::{Duration, Instant};
 
-use crate::search::game::{Game, GameError, Move, ScoreView, first_move};
+use crate::search::game::{Fork, Game, GameError, Move, ScoreView, first_move};
+use crate::search::options::FewerThreads;
+use crate::search::parallel::resolve_threads;
 use crate::search::value::check_score;
 use rng::Rng;
-use tree::Tree;
+use tree::{Nodes, Tree};
 
 /// How a final score (or a cut-off playout's evaluation) becomes MAX's reward.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,6 +99,9 @@ pub struct MctsOptions<'a> {
     pub progress: Option<&'a mut dyn FnMut(&MctsProgress)>,
     /// How often `progress` is called, in playouts.
     pub report_every: u64,
+    /// Threads for [`Mcts::search_parallel`] (0: one per available core; at most
+    /// [`MAX_THREADS`](crate::search::MAX_THREADS)). [`Mcts::search`] runs on one.
+    pub threads: usize,
 }
 
 impl Default for MctsOptions<'_> {
@@ -111,6 +118,7 @@ impl Default for MctsOptions<'_> {
             seed: 0x5EED,
             progress: None,
             report_every: 0,
+            threads: 1,
         }
     }
 }
@@ -176,6 +184,8 @@ pub struct MctsResult {
     pub elapsed: Duration,
     /// Threads that searched.
     pub threads: usize,
+    /// Why fewer threads searched than [`MctsOptions::threads`] asked for.
+    pub fewer_threads: Option<FewerThreads>,
     /// Set when the tree reached `max_nodes` and stopped growing.
     pub tree_full: bool,
 }
@@ -202,7 +212,7 @@ impl Mcts {
     /// root: the position of the last search, with the moves given to `advance` since
     /// played (else call [`Mcts::clear`] first). A tree whose root has another side to
     /// move, or another hash where the game has `hash`, is cleared. The game is left as
-    /// it was found.
+    /// it was found. One thread and one seed give one result.
     ///
     /// # Panics
     /// If `opts.exploration` is negative or not finite, or `Reward::Sign`'s scale is not
@@ -213,6 +223,47 @@ impl Mcts {
         opts: &mut MctsOptions<'_>,
     ) -> Result<MctsResult, GameError> {
         let start = Instant::now();
+        let convert = self.prepare(game, opts)?;
+        let (playouts, full) = alone(&mut self.tree, game, opts, convert, start)?;
+        let fewer = (resolve_threads(opts.threads) > 1).then_some(FewerThreads::NotParallel);
+        self.answer(game, playouts, full, (1, fewer), start, convert)
+    }
+
+    /// [`Mcts::search`] on `opts.threads` threads, sharing the tree (tree
+    /// parallelisation with virtual loss, Chaslot et al. 2008), each on its own copy of
+    /// the game from [`Fork`]. Playouts, limits and the stop flag count for the whole
+    /// search; progress is reported on the caller's thread. Runs on threads vary with
+    /// their timing. Without a copy, a system thread or memory for the shared tree, the
+    /// search runs on fewer threads and the result's `fewer_threads` says why. If a
+    /// search on threads fails, the tree is cleared.
+    ///
+    /// # Panics
+    /// As [`Mcts::search`].
+    pub fn search_parallel<G: Game + Fork + Send + 'static>(
+        &mut self,
+        game: &mut G,
+        opts: &mut MctsOptions<'_>,
+    ) -> Result<MctsResult, GameError> {
+        let start = Instant::now();
+        let convert = self.prepare(game, opts)?;
+        let threads = resolve_threads(opts.threads);
+        let o = parallel::search(&mut self.tree, game, opts, threads, convert, start)?;
+        self.answer(
+            game,
+            o.playouts,
+            o.full,
+            (o.threads, o.fewer),
+            start,
+            convert,
+        )
+    }
+
+    /// Checks the options and the root, and makes the tree's root this position.
+    fn prepare<G: Game>(
+        &mut self,
+        game: &mut G,
+        opts: &MctsOptions<'_>,
+    ) -> Result<Convert, GameError> {
         assert!(
             opts.exploration >= 0.0 && opts.exploration.is_finite(),
             "the exploration constant must be finite and not negative"
@@ -239,10 +290,21 @@ impl Mcts {
         {
             self.tree.reset(root_max, false, hash);
         }
-        let mut rng = Rng::new(opts.seed);
-        let mut run = iterate::Run::new(game, &mut self.tree, &mut rng, opts, convert);
-        let (playouts, full) = run.search(start)?;
-        let mut result = self.result(playouts, full, start, convert);
+        Ok(convert)
+    }
+
+    /// The result of a search that made `playouts`.
+    fn answer<G: Game>(
+        &self,
+        game: &mut G,
+        playouts: u64,
+        tree_full: bool,
+        (threads, fewer_threads): (usize, Option<FewerThreads>),
+        start: Instant,
+        convert: Convert,
+    ) -> Result<MctsResult, GameError> {
+        let mut result = self.result(playouts, tree_full, start, convert);
+        (result.threads, result.fewer_threads) = (threads, fewer_threads);
         if result.best_move.is_none() && game.outcome().is_none() {
             // Stopped before a root move had a node: still a legal move.
             result.best_move = Some(first_move(game)?);
@@ -321,21 +383,46 @@ impl Mcts {
             depth: self.depth(),
             elapsed: start.elapsed(),
             threads: 1,
+            fewer_threads: None,
             tree_full,
         }
     }
 
-    /// The deepest node below the root.
+    /// The deepest node below the root: in one pass where each parent comes before its
+    /// children (always, but after a search on threads), else by a walk of the tree.
     fn depth(&self) -> u32 {
+        let nodes = &self.tree.nodes;
+        let mut depth = vec![0u32; nodes.len()];
         let mut deepest = 0;
-        let mut depth = vec![0u32; self.tree.nodes.len()];
-        for (i, n) in self.tree.nodes.iter().enumerate().skip(1) {
-            // A parent always comes before its children in the arena.
-            depth[i] = depth[n.parent as usize] + 1;
+        let ordered = nodes.iter().enumerate().skip(1).all(|(i, n)| {
+            let parent = n.parent as usize;
+            depth[i] = depth.get(parent).map_or(0, |d| d + 1);
             deepest = deepest.max(depth[i]);
+            parent < i
+        });
+        if ordered {
+            return deepest;
+        }
+        deepest = 0;
+        let mut stack = vec![(0u32, 0u32)];
+        while let Some((node, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            stack.extend(self.tree.children(node).map(|c| (c, depth + 1)));
         }
         deepest
     }
+}
+
+/// One thread's search of `tree`: its playouts and whether the tree filled up.
+fn alone<G: Game>(
+    tree: &mut Tree,
+    game: &mut G,
+    opts: &mut MctsOptions<'_>,
+    convert: Convert,
+    start: Instant,
+) -> Result<(u64, bool), GameError> {
+    let mut rng = Rng::new(opts.seed);
+    iterate::Run::new(game, tree, None, &mut rng, opts, convert).search(start)
 }
 
 /// Searches `game` once with a fresh tree: [`Mcts::search`] without keeping the tree.

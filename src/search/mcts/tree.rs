@@ -79,7 +79,7 @@ impl Tree {
 
     /// Adds a child of `parent` for `mv` (at the end of its list, so that children keep
     /// the order of the moves), if memory allows: `None` when the allocation fails.
-    pub fn add_child(
+    pub fn push_child(
         &mut self,
         parent: u32,
         mv: Move,
@@ -95,20 +95,6 @@ impl Tree {
             .push(Node::fresh(mv, parent, max_to_move, open, hash));
         link(&mut self.nodes, parent, id);
         Some(id)
-    }
-
-    /// The children of `node`, in order.
-    pub fn children(&self, node: u32) -> Children<'_> {
-        Children {
-            tree: self,
-            next: self.nodes[node as usize].first_child,
-        }
-    }
-
-    /// The child of `node` for `mv`.
-    pub fn child(&self, node: u32, mv: Move) -> Option<u32> {
-        self.children(node)
-            .find(|&c| self.nodes[c as usize].mv == mv)
     }
 
     /// Keeps only the subtree of `new_root` (renumbered, its order kept), which becomes
@@ -154,18 +140,157 @@ fn link(nodes: &mut [Node], parent: u32, id: u32) {
     }
 }
 
+/// What one iteration needs of a tree, node by node: the plain [`Tree`] of one thread, or
+/// the shared tree of several (`shared.rs`), whose fields are atomics.
+pub(crate) trait Nodes {
+    /// Whether other threads search the same tree: a path then carries a virtual loss, a
+    /// node takes a lock to add a child, and bounds are raised along the whole path.
+    const SHARED: bool;
+    /// Nodes in the tree (with threads, the places taken).
+    fn len(&self) -> usize;
+    fn mv(&self, id: u32) -> Move;
+    fn max_to_move(&self, id: u32) -> bool;
+    fn is_open(&self, id: u32) -> bool;
+    fn is_expanded(&self, id: u32) -> bool;
+    fn set_expanded(&mut self, id: u32);
+    /// The proven bounds on MAX's reward.
+    fn bounds(&self, id: u32) -> (f64, f64);
+    /// Narrows the bounds to `(lo, hi)`: whether they changed.
+    fn narrow(&mut self, id: u32, lo: f64, hi: f64) -> bool;
+    /// Visits and MAX's summed reward.
+    fn stats(&self, id: u32) -> (u32, f64);
+    fn first_child(&self, id: u32) -> u32;
+    fn next_sibling(&self, id: u32) -> u32;
+    /// Children, for the bounds of a node not yet expanded.
+    fn child_count(&self, id: u32) -> u32;
+    /// Adds a child of `parent` for `mv` at the end of its list (with threads, under
+    /// `parent`'s lock): `None` when the tree cannot grow.
+    fn add_child(
+        &mut self,
+        parent: u32,
+        mv: Move,
+        max_to_move: bool,
+        open: bool,
+        hash: u64,
+    ) -> Option<u32>;
+    /// Takes the right to add children to `id`: false if another thread holds it.
+    fn lock(&mut self, id: u32) -> bool;
+    fn unlock(&mut self, id: u32);
+    /// Counts a visit as a path passes `id`: with threads, at once and as a `loss` for
+    /// the side that chose it (virtual loss, Chaslot et al. 2008), so that the other
+    /// threads look elsewhere meanwhile; or, for a node of many visits, later with the
+    /// reward (`true`: see `shared.rs`).
+    fn enter(&mut self, id: u32, loss: f64) -> bool;
+    /// Adds the iteration's reward to `id` (taking back `enter`'s loss, or with the visit
+    /// `enter` put off if `later`).
+    fn leave(&mut self, id: u32, reward: f64, loss: f64, later: bool);
+    /// Writes the counts put off so far.
+    fn flush(&mut self) {}
+
+    /// The visits of `node` as UCT's parent count.
+    fn parent_visits(&self, node: u32) -> u32 {
+        self.stats(node).0
+    }
+
+    /// The children of `node`, in order.
+    fn children(&self, node: u32) -> Children<'_, Self>
+    where
+        Self: Sized,
+    {
+        Children {
+            tree: self,
+            next: self.first_child(node),
+        }
+    }
+
+    /// The child of `node` for `mv`.
+    fn child(&self, node: u32, mv: Move) -> Option<u32>
+    where
+        Self: Sized,
+    {
+        self.children(node).find(|&c| self.mv(c) == mv)
+    }
+}
+
+impl Nodes for Tree {
+    const SHARED: bool = false;
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
+    fn mv(&self, id: u32) -> Move {
+        self.nodes[id as usize].mv
+    }
+    fn max_to_move(&self, id: u32) -> bool {
+        self.nodes[id as usize].max_to_move
+    }
+    fn is_open(&self, id: u32) -> bool {
+        self.nodes[id as usize].open
+    }
+    fn is_expanded(&self, id: u32) -> bool {
+        self.nodes[id as usize].expanded
+    }
+    fn set_expanded(&mut self, id: u32) {
+        self.nodes[id as usize].expanded = true;
+    }
+    fn bounds(&self, id: u32) -> (f64, f64) {
+        let n = &self.nodes[id as usize];
+        (n.lo, n.hi)
+    }
+    fn narrow(&mut self, id: u32, lo: f64, hi: f64) -> bool {
+        let n = &mut self.nodes[id as usize];
+        let changed = (n.lo, n.hi) != (lo, hi);
+        (n.lo, n.hi) = (lo, hi);
+        changed
+    }
+    fn stats(&self, id: u32) -> (u32, f64) {
+        let n = &self.nodes[id as usize];
+        (n.visits, n.sum)
+    }
+    fn first_child(&self, id: u32) -> u32 {
+        self.nodes[id as usize].first_child
+    }
+    fn next_sibling(&self, id: u32) -> u32 {
+        self.nodes[id as usize].next_sibling
+    }
+    fn child_count(&self, id: u32) -> u32 {
+        self.nodes[id as usize].children
+    }
+    fn add_child(
+        &mut self,
+        parent: u32,
+        mv: Move,
+        max_to_move: bool,
+        open: bool,
+        hash: u64,
+    ) -> Option<u32> {
+        self.push_child(parent, mv, max_to_move, open, hash)
+    }
+    fn lock(&mut self, _: u32) -> bool {
+        true
+    }
+    fn unlock(&mut self, _: u32) {}
+    fn enter(&mut self, _: u32, _: f64) -> bool {
+        false
+    }
+    fn leave(&mut self, id: u32, reward: f64, _: f64, _: bool) {
+        let n = &mut self.nodes[id as usize];
+        n.visits = n.visits.saturating_add(1);
+        n.sum += reward;
+    }
+}
+
 /// An iterator over a node's children.
-pub(crate) struct Children<'a> {
-    tree: &'a Tree,
+pub(crate) struct Children<'a, T> {
+    tree: &'a T,
     next: u32,
 }
 
-impl Iterator for Children<'_> {
+impl<T: Nodes> Iterator for Children<'_, T> {
     type Item = u32;
     fn next(&mut self) -> Option<u32> {
         (self.next != NONE).then(|| {
             let id = self.next;
-            self.next = self.tree.nodes[id as usize].next_sibling;
+            self.next = self.tree.next_sibling(id);
             id
         })
     }
@@ -179,12 +304,12 @@ mod tests {
     fn children_keep_their_order_and_a_kept_subtree_its_shape() {
         let mut t = Tree::default();
         t.reset(true, false, 0);
-        let a = t.add_child(0, 10, false, false, 0).unwrap();
-        let b = t.add_child(0, 20, false, false, 0).unwrap();
-        let a1 = t.add_child(a, 11, true, false, 0).unwrap();
-        t.add_child(a, 12, true, false, 0).unwrap();
-        t.add_child(a1, 111, false, false, 0).unwrap();
-        t.add_child(b, 21, true, false, 0).unwrap();
+        let a = t.push_child(0, 10, false, false, 0).unwrap();
+        let b = t.push_child(0, 20, false, false, 0).unwrap();
+        let a1 = t.push_child(a, 11, true, false, 0).unwrap();
+        t.push_child(a, 12, true, false, 0).unwrap();
+        t.push_child(a1, 111, false, false, 0).unwrap();
+        t.push_child(b, 21, true, false, 0).unwrap();
         t.nodes[a1 as usize].visits = 7;
         let moves = |t: &Tree, n| {
             t.children(n)

@@ -1,0 +1,199 @@
+//! MCTS on several threads (tree parallelisation with virtual loss, Chaslot, Winands and
+//! van den Herik 2008): the caller's thread and helpers from the pool each iterate on
+//! their own copy of the game, in one shared tree. Each helper has its own generator,
+//! seeded from the search's seed and its number, so that runs on threads vary with the
+//! order in which the threads meet.
+
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::Arc;
+use std::sync::atomic::AtomicI32;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+use super::iterate::{Run, Team};
+use super::rng::Rng;
+use super::shared::{self, SharedTree};
+use super::tree::Tree;
+use super::{Convert, MctsOptions, Reward};
+use crate::search::game::{Fork, Game, GameError};
+use crate::search::options::FewerThreads;
+use crate::search::parallel::{StopFlag, gather};
+use crate::search::pool;
+
+/// What the threads did.
+pub(super) struct Outcome {
+    /// Playouts, summed over the threads.
+    pub playouts: u64,
+    /// Whether the tree filled up.
+    pub full: bool,
+    /// Threads that searched.
+    pub threads: usize,
+    /// Why fewer than asked for.
+    pub fewer: Option<FewerThreads>,
+}
+
+/// The options a helper thread searches with: the caller's, without its progress.
+#[derive(Clone, Copy)]
+struct Settings {
+    playouts: u64,
+    max_nodes: usize,
+    time_limit: Option<Duration>,
+    exploration: f64,
+    reward: Reward,
+    playout_depth: u32,
+    max_at_root: bool,
+    seed: u64,
+}
+
+impl Settings {
+    fn of(o: &MctsOptions<'_>) -> Settings {
+        Settings {
+            playouts: o.playouts,
+            max_nodes: o.max_nodes,
+            time_limit: o.time_limit,
+            exploration: o.exploration,
+            reward: o.reward,
+            playout_depth: o.playout_depth,
+            max_at_root: o.max_at_root,
+            seed: o.seed,
+        }
+    }
+
+    fn options(self, stop: Option<&AtomicI32>, seed: u64) -> MctsOptions<'_> {
+        MctsOptions {
+            playouts: self.playouts,
+            max_nodes: self.max_nodes,
+            time_limit: self.time_limit,
+            stop,
+            exploration: self.exploration,
+            reward: self.reward,
+            playout_depth: self.playout_depth,
+            max_at_root: self.max_at_root,
+            seed,
+            progress: None,
+            report_every: 0,
+            threads: 1,
+        }
+    }
+}
+
+/// The seed of helper `i` (the caller's thread is 0 and uses the search's seed).
+fn seed_of(seed: u64, i: usize) -> u64 {
+    seed.wrapping_add((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The nodes the shared tree needs room for: at most `max_nodes`, and with a playout
+/// limit no more than one new node a playout (each thread may start one more).
+fn room(tree: &Tree, opts: &MctsOptions<'_>, threads: usize) -> usize {
+    let grown = match opts.playouts {
+        0 => usize::MAX,
+        p => usize::try_from(p)
+            .unwrap_or(usize::MAX)
+            .saturating_add(threads),
+    };
+    opts.max_nodes.min(tree.nodes.len().saturating_add(grown))
+}
+
+/// Searches `tree` on `threads` threads, or on one when no copy of the game, no system
+/// thread or no memory for the shared tree can be had (the reason in the outcome). On an
+/// error, the tree is cleared (its counts carry the unfinished paths' virtual losses).
+pub(super) fn search<G: Game + Fork + Send + 'static>(
+    tree: &mut Tree,
+    game: &mut G,
+    opts: &mut MctsOptions<'_>,
+    threads: usize,
+    convert: Convert,
+    start: Instant,
+) -> Result<Outcome, GameError> {
+    let mut fewer = None;
+    let mut copies = Vec::new();
+    for _ in 1..threads {
+        match game.fork() {
+            Some(copy) => copies.push(copy),
+            None => {
+                fewer = Some(FewerThreads::NoCopy);
+                break;
+            }
+        }
+    }
+    let shared = match copies.is_empty() {
+        true => None,
+        false => SharedTree::copy_of(tree, room(tree, opts, copies.len() + 1)).map(Arc::new),
+    };
+    let Some(shared) = shared else {
+        if !copies.is_empty() {
+            fewer = Some(FewerThreads::NoMemory);
+        }
+        drop(copies);
+        let (playouts, full) = super::alone(tree, game, opts, convert, start)?;
+        return Ok(Outcome {
+            playouts,
+            full,
+            threads: 1,
+            fewer,
+        });
+    };
+    *tree = Tree::default(); // the shared tree holds it now
+    let team = Arc::new(Team::default());
+    let settings = Settings::of(opts);
+    let stop = opts.stop.map(|s| StopFlag(s));
+
+    // The helpers: each owns its copy and sends it back with its outcome, so that the
+    // copies are dropped here, on the caller's thread.
+    let (tx, rx) = channel();
+    let mut helpers = 0;
+    for (i, mut copy) in copies.into_iter().enumerate() {
+        let (shared, team, tx) = (Arc::clone(&shared), Arc::clone(&team), tx.clone());
+        let job: pool::Job = Box::new(move || {
+            // SAFETY: see `StopFlag`: the flag outlives this job, which reports (below)
+            // before the search returns.
+            let stop = stop.map(|s| unsafe { &*s.0 });
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                let mut o = settings.options(stop, seed_of(settings.seed, i + 1));
+                let mut rng = Rng::new(o.seed);
+                let mut t = shared.local();
+                let r = Run::new(&mut copy, &mut t, Some(&team), &mut rng, &mut o, convert)
+                    .search(start);
+                (r, t.unused())
+            }));
+            if outcome.is_err() {
+                team.done.store(true, Relaxed); // a panic: the others stop
+            }
+            drop((shared, team));
+            let _ = tx.send((outcome, copy));
+        });
+        if pool::run(job).is_err() {
+            fewer = Some(FewerThreads::NoSystemThread);
+            break; // the copies not yet given to a helper are dropped here
+        }
+        helpers += 1;
+    }
+
+    // This thread's panic is caught too, so that the helpers are stopped and waited for
+    // before it goes on: no callback of this search runs after it has returned.
+    let first = catch_unwind(AssertUnwindSafe(|| {
+        let mut rng = Rng::new(opts.seed);
+        let mut t = shared.local();
+        let r = Run::new(game, &mut t, Some(&team), &mut rng, opts, convert).search(start);
+        (r, t.unused())
+    }));
+    if first.is_err() {
+        team.done.store(true, Relaxed); // a panic: the others stop
+    }
+    let outcomes = gather(first, &rx, helpers).unwrap_or_else(|panic| resume_unwind(panic));
+    let unused: Vec<(u32, u32)> = outcomes.iter().map(|o| o.1).collect();
+    let (mut playouts, mut full) = (0, shared.is_full());
+    for (o, _) in outcomes {
+        let (p, f) = o?;
+        playouts += p;
+        full |= f;
+    }
+    *tree = shared.to_tree(&unused);
+    Ok(Outcome {
+        playouts,
+        full,
+        threads: helpers + 1,
+        fewer,
+    })
+}
