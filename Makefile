@@ -129,11 +129,12 @@ test:
 
 # The tests that run threads, under ThreadSanitizer (nightly; std rebuilt instrumented so
 # that its channels and locks are seen): the table's concurrent stores and probes, and
-# every parallel search test. The C programs' threads run under ASan and valgrind.
+# every parallel search test, MCTS's shared tree too. The C programs' threads run under
+# ASan and valgrind.
 TSAN_TARGET ?= $(shell rustc -vV | sed -n 's/^host: //p')
 tsan:
 	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
-	  --target $(TSAN_TARGET) --target-dir target/tsan --lib --test parallel
+	  --target $(TSAN_TARGET) --target-dir target/tsan --lib --test parallel --test mcts_threads
 
 # ---- install ----
 PREFIX     ?= /usr/local

@@ -588,7 +588,22 @@ typedef struct mm_mcts_options {
    * How often `progress` is called, in playouts (default 0: never).
    */
   uint64_t report_every;
+  /**
+   * Threads to search with (default 1: one seed gives one result). 0 is one per
+   * available core; more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`. The
+   * threads share the tree, each on its own copy of the game from `copy_context`
+   * (its callbacks are then called on other threads); without it, the search runs on
+   * one thread and the result's `fewer_threads` says why. Playouts and the other
+   * limits count for the whole search.
+   */
+  uint32_t threads;
 } mm_mcts_options;
+
+/**
+ * Why a search ran on fewer threads than `threads` asked for: one of the
+ * `MM_FEWER_THREADS_*` values, in `mm_search_result.fewer_threads`.
+ */
+typedef uint32_t mm_fewer_threads;
 
 /**
  * The answer of an MCTS search.
@@ -653,6 +668,11 @@ typedef struct mm_mcts_result {
    * Whether the tree reached `max_nodes` and stopped growing.
    */
   bool tree_full;
+  /**
+   * Why fewer threads searched than `threads` asked for: an `MM_FEWER_THREADS_*`
+   * value.
+   */
+  mm_fewer_threads fewer_threads;
 } mm_mcts_result;
 
 /**
@@ -844,12 +864,6 @@ typedef struct mm_search_stats {
    */
   uint64_t elapsed_us;
 } mm_search_stats;
-
-/**
- * Why a search ran on fewer threads than `threads` asked for: one of the
- * `MM_FEWER_THREADS_*` values, in `mm_search_result.fewer_threads`.
- */
-typedef uint32_t mm_fewer_threads;
 
 /**
  * The answer of `mm_search`.
@@ -1123,6 +1137,11 @@ typedef struct mm_tree_solution {
  * The system would not start another thread.
  */
 #define MM_FEWER_THREADS_NO_SYSTEM_THREAD 6
+
+/**
+ * Memory for the tree that MCTS's threads share could not be had.
+ */
+#define MM_FEWER_THREADS_NO_MEMORY 7
 
 /**
  * The value is the integer `value` (the deterministic methods).

@@ -144,7 +144,8 @@ fn rust_layouts() -> Vec<Layout> {
             max_moves,
             progress,
             progress_context,
-            report_every
+            report_every,
+            threads
         }),
         layout!(mm_mcts_move {
             mv,
@@ -167,7 +168,8 @@ fn rust_layouts() -> Vec<Layout> {
             depth,
             elapsed_us,
             threads_used,
-            tree_full
+            tree_full,
+            fewer_threads
         }),
         layout!(mm_solution {
             value,

@@ -10,6 +10,8 @@ use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
 use super::lease::{IDLE, Lease, Leased, free};
+use super::options::MM_MAX_THREADS;
+use super::result::{fewer_threads_code, mm_fewer_threads};
 use super::status::mm_status::{self, *};
 use crate::search::mcts::{Mcts, MctsOptions, MctsProgress, MctsResult, Reward};
 
@@ -82,6 +84,13 @@ pub struct mm_mcts_options {
     pub progress_context: *mut c_void,
     /// How often `progress` is called, in playouts (default 0: never).
     pub report_every: u64,
+    /// Threads to search with (default 1: one seed gives one result). 0 is one per
+    /// available core; more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`. The
+    /// threads share the tree, each on its own copy of the game from `copy_context`
+    /// (its callbacks are then called on other threads); without it, the search runs on
+    /// one thread and the result's `fewer_threads` says why. Playouts and the other
+    /// limits count for the whole search.
+    pub threads: u32,
 }
 
 impl Default for mm_mcts_options {
@@ -103,6 +112,7 @@ impl Default for mm_mcts_options {
             progress: None,
             progress_context: std::ptr::null_mut(),
             report_every: 0,
+            threads: d.threads as u32,
         }
     }
 }
@@ -178,6 +188,9 @@ pub struct mm_mcts_result {
     pub threads_used: u32,
     /// Whether the tree reached `max_nodes` and stopped growing.
     pub tree_full: bool,
+    /// Why fewer threads searched than `threads` asked for: an `MM_FEWER_THREADS_*`
+    /// value.
+    pub fewer_threads: mm_fewer_threads,
 }
 
 /// An MCTS search that keeps its tree between moves (opaque).
@@ -240,6 +253,9 @@ unsafe fn read_mcts_options(options: *const mm_mcts_options) -> Result<mm_mcts_o
     let bad_exploration = !(o.exploration >= 0.0 && o.exploration.is_finite());
     if bad_scale || bad_exploration || o.max_moves == 0 {
         return Err(MM_ERR_BAD_OPTIONS);
+    }
+    if o.threads > MM_MAX_THREADS {
+        return Err(MM_ERR_TOO_MANY_THREADS);
     }
     Ok(o)
 }
@@ -308,8 +324,9 @@ pub unsafe extern "C" fn mm_mcts_search(
             seed: c_opts.seed,
             progress: Some(&mut progress),
             report_every: c_opts.report_every,
+            threads: c_opts.threads as usize,
         };
-        let r = lease.mcts().search(&mut cgame, &mut opts)?;
+        let r = lease.mcts().search_parallel(&mut cgame, &mut opts)?;
         drop(lease);
         // SAFETY: `out` is non-NULL and writable, `root` holds `root_cap` entries
         // (caller's guarantee).
@@ -371,6 +388,7 @@ unsafe fn write_mcts_result(
         elapsed_us: r.elapsed.as_micros() as u64,
         threads_used: r.threads as u32,
         tree_full: r.tree_full,
+        fewer_threads: fewer_threads_code(r.fewer_threads),
     };
     // SAFETY: non-NULL and writable (caller's guarantee).
     unsafe { out.write(result) };

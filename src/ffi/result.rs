@@ -21,6 +21,8 @@ pub const MM_FEWER_THREADS_NO_TABLE: mm_fewer_threads = 4;
 pub const MM_FEWER_THREADS_NO_COPY: mm_fewer_threads = 5;
 /// The system would not start another thread.
 pub const MM_FEWER_THREADS_NO_SYSTEM_THREAD: mm_fewer_threads = 6;
+/// Memory for the tree that MCTS's threads share could not be had.
+pub const MM_FEWER_THREADS_NO_MEMORY: mm_fewer_threads = 7;
 
 /// The kind of value in a result: one of the `MM_VALUE_*` values.
 pub type mm_value_kind = u8;
@@ -166,9 +168,9 @@ pub(crate) unsafe fn write_result(
     }
 }
 
-fn fewer_threads_code(reason: Option<FewerThreads>) -> mm_fewer_threads {
+pub(crate) fn fewer_threads_code(reason: Option<FewerThreads>) -> mm_fewer_threads {
     match reason {
-        // mm_search calls search_parallel, which never gives NotParallel.
+        // The C searches call search_parallel, which never gives NotParallel.
         None | Some(FewerThreads::NotParallel) => MM_FEWER_THREADS_NONE,
         Some(FewerThreads::Minimax) => MM_FEWER_THREADS_MINIMAX,
         Some(FewerThreads::ChanceMethod) => MM_FEWER_THREADS_CHANCE_METHOD,
@@ -176,6 +178,7 @@ fn fewer_threads_code(reason: Option<FewerThreads>) -> mm_fewer_threads {
         Some(FewerThreads::NoTable) => MM_FEWER_THREADS_NO_TABLE,
         Some(FewerThreads::NoCopy) => MM_FEWER_THREADS_NO_COPY,
         Some(FewerThreads::NoSystemThread) => MM_FEWER_THREADS_NO_SYSTEM_THREAD,
+        Some(FewerThreads::NoMemory) => MM_FEWER_THREADS_NO_MEMORY,
     }
 }
 

@@ -2,7 +2,8 @@
  * MCTS from C (issue 21): tic-tac-toe through the same mm_game callbacks as mm_search,
  * proven a draw by mm_mcts_search; the root's moves in the caller's buffer; the tree kept
  * across a move by mm_mcts_advance; one seed repeating itself; a search object used from
- * its own callback (MM_ERR_MCTS_BUSY) and freed there; NULLs, sizes and bad options.
+ * its own callback (MM_ERR_MCTS_BUSY) and freed there; two threads sharing the tree
+ * (copy_context), and one without a copy; NULLs, sizes and bad options.
  * Prints one summary line ending in "failures N".
  */
 #include <math.h>
@@ -78,6 +79,15 @@ static int32_t ttt_evaluate(void *ctx) {
     return 0;
 }
 
+/* A copy of the game for another search thread. */
+static void *ttt_copy(void *ctx) {
+    ttt *c = malloc(sizeof *c);
+    if (c) memcpy(c, ctx, sizeof *c);
+    return c;
+}
+
+static void ttt_free(void *ctx) { free(ctx); }
+
 static mm_game game_of(ttt *g) {
     mm_game game;
     mm_game_init(&game);
@@ -145,6 +155,28 @@ int main(void) {
        cannot tell that the position is not the tree's root). */
     memset(&t, 0, sizeof t);
     o.max_at_root = true;
+    CHECK(mm_mcts_clear(m) == MM_OK);
+
+    /* Two threads share the tree, each on its own copy of the game (copy_context): the
+       same proof. Without copy_context, one thread searches, and the result says why. */
+    mm_game copied = game;
+    copied.copy_context = ttt_copy;
+    copied.free_context = ttt_free;
+    o.playouts = 0;
+    o.threads = 2;
+    CHECK(mm_mcts_clear(m) == MM_OK);
+    CHECK(mm_mcts_search(m, &copied, &o, &r, root, 9) == MM_OK);
+    CHECK(r.proven && r.proven_reward == 0.5 && r.has_score && r.score == 0);
+    CHECK(r.threads_used == 2 && r.fewer_threads == MM_FEWER_THREADS_NONE);
+    CHECK(t.depth == 0 && t.made == 0);
+    o.playouts = 1000;
+    CHECK(mm_mcts_clear(m) == MM_OK);
+    CHECK(mm_mcts_search(m, &game, &o, &r, NULL, 0) == MM_OK);
+    CHECK(r.threads_used == 1 && r.fewer_threads == MM_FEWER_THREADS_NO_COPY);
+    CHECK(r.playouts == 1000);
+    o.threads = MM_MAX_THREADS + 1;
+    CHECK(mm_mcts_search(m, &copied, &o, &r, NULL, 0) == MM_ERR_TOO_MANY_THREADS);
+    o.threads = 1;
     CHECK(mm_mcts_clear(m) == MM_OK);
 
     /* Arguments: NULLs, sizes, options. */
