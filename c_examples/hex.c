@@ -9,6 +9,7 @@
  *   hex --size N                      the board (2 to 11)
  *   hex --playouts P                  MCTS's playouts a move (default 20000)
  *   hex --depth D                     alpha-beta's depth in the match (default 3)
+ *   hex --threads T                   MCTS's threads, sharing one tree (default 1)
  *
  * Black (MAX) joins the top and bottom rows, White the left and right columns; the
  * board fills before it ends, and Hex has no draws.
@@ -98,6 +99,15 @@ static int32_t h_zero(void *ctx) {
 }
 static bool h_max_to_move(void *ctx) { return to_move(ctx) == 1; }
 
+/* A copy of the position for another search thread, and its release. */
+static void *h_copy(void *ctx) {
+    hex *c = malloc(sizeof *c);
+    if (c)
+        memcpy(c, ctx, sizeof *c);
+    return c;
+}
+static void h_free(void *ctx) { free(ctx); }
+
 static mm_game game_of(hex *h) {
     mm_game g;
     mm_game_init(&g);
@@ -108,6 +118,8 @@ static mm_game game_of(hex *h) {
     g.outcome = h_outcome;
     g.evaluate = h_zero;
     g.max_to_move = h_max_to_move;
+    g.copy_context = h_copy;
+    g.free_context = h_free;
     return g;
 }
 
@@ -129,6 +141,9 @@ static int fail(mm_status st) {
     exit(1);
 }
 
+/* MCTS's threads (--threads). */
+static uint32_t threads = 1;
+
 /* MCTS's move, from a search object that keeps its tree between moves. */
 static int64_t mcts_move(mm_mcts *m, hex *h, uint64_t playouts, uint64_t seed) {
     mm_game g = game_of(h);
@@ -136,6 +151,7 @@ static int64_t mcts_move(mm_mcts *m, hex *h, uint64_t playouts, uint64_t seed) {
     mm_mcts_options_init(&o);
     o.playouts = playouts;
     o.seed = seed;
+    o.threads = threads;
     mm_mcts_result r;
     mm_status st = mm_mcts_search(m, &g, &o, &r, NULL, 0);
     if (st != MM_OK)
@@ -257,13 +273,15 @@ int main(int argc, char **argv) {
             playouts = (uint64_t)number(a, v, 1, 1L << 40), i++;
         else if (!strcmp(a, "--depth"))
             depth = number(a, v, 1, 20), i++;
+        else if (!strcmp(a, "--threads"))
+            threads = (uint32_t)number(a, v, 1, MM_MAX_THREADS), i++;
         else if (!strcmp(a, "--selfplay"))
             self = true;
         else if (!strcmp(a, "--white"))
             human_black = false;
         else {
-            fprintf(stderr, "usage: hex [--size N] [--playouts P] [--white] | --selfplay [--games N] "
-                            "[--seed S] [--depth D]\n");
+            fprintf(stderr, "usage: hex [--size N] [--playouts P] [--threads T] [--white] | --selfplay "
+                            "[--games N] [--seed S] [--depth D]\n");
             return 2;
         }
     }
