@@ -2,7 +2,8 @@
 //! only) in one process, on one plain Connect Four type that both libraries search: the
 //! same positions (Pons' sets), the same move order (centre first), the same evaluation
 //! (stones weighted by column), no threat ordering and no score bounds. It prints time
-//! and node ratios (ours over theirs) and checks that the values agree.
+//! and node ratios (ours over theirs) and checks that the values agree. `mcts.rs` compares
+//! MCTS with treant and minimax-rs on this type and on Hex (`hex.rs`).
 //!
 //! The board is a bitboard as John Tromp and Pascal Pons describe it in their published
 //! write-ups (a column of 6 cells plus a sentinel bit, the side to move's stones and all
@@ -11,6 +12,7 @@
 //! Usage: peer-bench [--data DIR] [--positions N] [--exact N] (`--exact 0` skips the
 //! exact solves).
 
+mod hex;
 mod mcts;
 
 use std::cell::Cell;
@@ -451,7 +453,7 @@ fn main() {
         targets: 0,
     };
     if std::env::var_os("PEER_MCTS_ONLY").is_some() {
-        mcts::compare(&early[..early.len().min(10)], &mut report);
+        mcts::compare_all(&early, &mut report);
         return;
     }
     for depth in [10, 12] {
@@ -467,7 +469,7 @@ fn main() {
     if n_exact > 0 {
         exact(&load(&dir, "Test_L2_R2", n_exact), &mut report);
     }
-    mcts::compare(&early[..early.len().min(10)], &mut report);
+    mcts::compare_all(&early, &mut report);
     println!(
         "SUMMARY peer: {} of {} targets met",
         report.met, report.targets
