@@ -75,6 +75,7 @@ fn the_playout_limit_holds_for_the_whole_search_and_the_tree_is_kept() {
     assert_eq!(visits, 20_000, "every playout went through one root move");
     assert_eq!(r.nodes as usize, m.nodes());
     assert!(r.nodes <= 20_001, "at most a node a playout");
+    assert!(!r.tree_full, "room for every playout's node");
     // The kept subtree is searched on: one thread, then two again.
     let best = r.best_move.unwrap();
     let kept = r.root.iter().find(|s| s.mv == best).unwrap().visits;

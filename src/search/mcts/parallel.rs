@@ -83,14 +83,14 @@ fn seed_of(seed: u64, i: usize) -> u64 {
     seed.wrapping_add((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// The nodes the shared tree needs room for: at most `max_nodes`, and with a playout
-/// limit no more than one new node a playout (each thread may start one more).
+/// The places the shared tree needs: at most `max_nodes`; with a playout limit, no more
+/// than one new node a playout, and the places each thread may take and leave unused.
 fn room(tree: &Tree, opts: &MctsOptions<'_>, threads: usize) -> usize {
     let grown = match opts.playouts {
         0 => usize::MAX,
         p => usize::try_from(p)
             .unwrap_or(usize::MAX)
-            .saturating_add(threads),
+            .saturating_add(threads * (shared::RESERVE as usize + 1)),
     };
     opts.max_nodes.min(tree.nodes.len().saturating_add(grown))
 }
