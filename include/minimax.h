@@ -408,6 +408,14 @@ typedef struct mm_game {
    * value is `MM_ERR_UNKNOWN_SCORE_VIEW`.
    */
   mm_score_view score_view;
+  /**
+   * Optional, for MCTS: writes a prior weight for each of the `n` moves in `moves`
+   * (the position's moves, as `moves` listed them) into `priors`, and returns true; or
+   * returns false for none. Weights are finite and non-negative with a positive sum
+   * (else `MM_ERR_GAME_BAD_WEIGHT`, `MM_ERR_GAME_ZERO_WEIGHTS`); MCTS then chooses by
+   * PUCT (each weight over the sum is a move's probability). NULL: UCT.
+   */
+  bool (*priors)(void *context, const int64_t *moves, size_t n, double *priors);
 } mm_game;
 
 /**
@@ -1171,9 +1179,9 @@ enum mm_status mm_last_error(void);
  * compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
  * after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
  * program that does not use the header (a binding from another language) passes its
- * struct's size itself. A size of an older version (80, 96 or 112 bytes: before the
- * copy callbacks, the chance callbacks, `score_view`) gets that version's fields and
- * nothing past them; a larger
+ * struct's size itself. A size of an older version (80, 96, 112 or 120 bytes: before the
+ * copy callbacks, the chance callbacks, `score_view`, `priors`) gets that version's
+ * fields and nothing past them; a larger
  * size gets zeros past this version's fields. Any other size is
  * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
  *

@@ -91,6 +91,7 @@ fn rust_layouts() -> Vec<Layout> {
             is_chance,
             outcomes,
             score_view,
+            priors,
         }),
         layout!(mm_search_stats {
             nodes,

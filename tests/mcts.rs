@@ -333,3 +333,116 @@ fn misbehaving_games_get_errors_and_are_left_as_found() {
         GameError::ChanceNode
     );
 }
+
+/// A needle: MAX picks one of 50 numbers; 37 wins at once, any other lets MIN choose a
+/// win (0) or a draw (1). The game may give priors at the root: 0.9 on 37.
+#[derive(Clone)]
+struct Needle {
+    picked: Option<Move>,
+    answered: Option<Move>,
+    priors: Option<[f64; 3]>, // (on 37, on the others, a weight to poison one move with)
+}
+
+impl Needle {
+    fn new(priors: Option<[f64; 3]>) -> Self {
+        Needle {
+            picked: None,
+            answered: None,
+            priors,
+        }
+    }
+}
+
+impl Game for Needle {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        match self.picked {
+            None => out.extend(0..50),
+            Some(_) => out.extend([0, 1]),
+        }
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        match self.picked {
+            None => self.picked = Some(mv),
+            Some(_) => self.answered = Some(mv),
+        }
+    }
+    fn undo(&mut self, _: Move) {
+        match self.answered {
+            Some(_) => self.answered = None,
+            None => self.picked = None,
+        }
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        match (self.picked, self.answered) {
+            (Some(37), _) => Some(1),
+            (_, Some(0)) => Some(-1),
+            (_, Some(_)) => Some(0),
+            _ => None,
+        }
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
+        let Some([needle, other, poison]) = self.priors.filter(|_| self.picked.is_none()) else {
+            return false; // none below the root: UCT there
+        };
+        for (p, &mv) in out.iter_mut().zip(moves) {
+            *p = if mv == 37 { needle } else { other };
+        }
+        out[0] = poison;
+        true
+    }
+}
+
+#[test]
+fn priors_steer_the_search_by_puct() {
+    let until_proven = || MctsOptions {
+        playouts: 0,
+        ..MctsOptions::default()
+    };
+    // Without priors, UCT adds the root's moves in their order: the needle, 37, is
+    // found with the 38th playout.
+    let r = mcts(&mut Needle::new(None), &mut until_proven()).unwrap();
+    assert_eq!((r.best_move, r.playouts), (Some(37), 38));
+    assert_eq!(r.proven.map(|p| p.reward), Some(1.0));
+    // A prior of 0.9 on it: PUCT tries it first, and the proof takes one playout.
+    let priors = Some([0.9, 0.1 / 49.0, 0.1 / 49.0]);
+    let r = mcts(&mut Needle::new(priors), &mut until_proven()).unwrap();
+    assert_eq!((r.best_move, r.playouts), (Some(37), 1));
+    // The same on two threads.
+    let mut g = Needle::new(priors);
+    let mut o = MctsOptions {
+        threads: 2,
+        ..until_proven()
+    };
+    let r = Mcts::new().search_parallel(&mut g, &mut o).unwrap();
+    assert_eq!(r.best_move, Some(37));
+    assert!(r.proven.is_some() && r.playouts <= 2, "{}", r.playouts);
+    // Weights are scaled: 9 and 1 are 0.9 and 0.1; a poor prior only delays the proof.
+    let r = mcts(&mut Needle::new(Some([9.0, 1.0, 1.0])), &mut until_proven()).unwrap();
+    assert_eq!(r.playouts, 1);
+    let r = mcts(&mut Needle::new(Some([0.0, 1.0, 1.0])), &mut until_proven()).unwrap();
+    assert_eq!(r.best_move, Some(37));
+    assert!(
+        r.playouts > 38,
+        "a zero prior puts the needle last: {}",
+        r.playouts
+    );
+    // Priors that are not weights are the game's error, as chance weights are.
+    for (poison, e) in [
+        (-1.0, GameError::BadWeight),
+        (f64::NAN, GameError::BadWeight),
+        (f64::INFINITY, GameError::BadWeight),
+    ] {
+        let mut g = Needle::new(Some([0.5, 0.5, poison]));
+        assert_eq!(mcts(&mut g, &mut until_proven()).unwrap_err(), e);
+        assert_eq!((g.picked, g.answered), (None, None), "left as found");
+    }
+    let mut g = Needle::new(Some([0.0, 0.0, 0.0]));
+    assert_eq!(
+        mcts(&mut g, &mut until_proven()).unwrap_err(),
+        GameError::ZeroWeights
+    );
+}

@@ -148,6 +148,28 @@ unsafe extern "C" fn outcomes(ctx: *mut c_void, out: *mut i64, weights: *mut f64
     n
 }
 
+/// MCTS's priors, from the data: none, or weights that may be negative, NaN, infinite,
+/// zero or overflowing.
+unsafe extern "C" fn priors(ctx: *mut c_void, _: *const i64, n: usize, out: *mut f64) -> bool {
+    let g = rogue(ctx);
+    if g.byte(40) % 4 == 0 {
+        return false;
+    }
+    for i in 0..n {
+        let w = match g.byte(41 + i as u64) {
+            0 => -1.0,
+            1 => f64::NAN,
+            2 => f64::INFINITY,
+            3 => 0.0,
+            4 => f64::MAX,
+            b => (b % 9) as f64,
+        };
+        // SAFETY: `out` has room for `n` weights (the engine's contract), i < n.
+        unsafe { out.add(i).write(w) };
+    }
+    true
+}
+
 impl<'a> Rogue<'a> {
     /// The game `data` drives, as long as the header's first byte says.
     fn new(data: &'a [u8], header: &[u8]) -> Rogue<'a> {
@@ -184,6 +206,7 @@ fn rogue_game(ctx: *mut c_void, header: &[u8]) -> mm_game {
         bounds: (flags & 4 == 4).then_some(bounds as _),
         is_chance: (header[6] & 16 == 16).then_some(is_chance as _),
         outcomes: (header[6] & 16 == 16).then_some(outcomes as _),
+        priors: (header[6] & 32 == 32).then_some(priors as _),
         ..Default::default()
     }
 }

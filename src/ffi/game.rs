@@ -93,6 +93,19 @@ pub struct mm_game {
     /// so `INT_MIN` is refused there). Results and progress stay in MAX's view. Another
     /// value is `MM_ERR_UNKNOWN_SCORE_VIEW`.
     pub score_view: mm_score_view,
+    /// Optional, for MCTS: writes a prior weight for each of the `n` moves in `moves`
+    /// (the position's moves, as `moves` listed them) into `priors`, and returns true; or
+    /// returns false for none. Weights are finite and non-negative with a positive sum
+    /// (else `MM_ERR_GAME_BAD_WEIGHT`, `MM_ERR_GAME_ZERO_WEIGHTS`); MCTS then chooses by
+    /// PUCT (each weight over the sum is a move's probability). NULL: UCT.
+    pub priors: Option<
+        unsafe extern "C" fn(
+            context: *mut c_void,
+            moves: *const i64,
+            n: usize,
+            priors: *mut f64,
+        ) -> bool,
+    >,
 }
 
 /// Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
@@ -121,6 +134,7 @@ impl Default for mm_game {
             is_chance: None,
             outcomes: None,
             score_view: MM_SCORES_MAX_VIEW,
+            priors: None,
         }
     }
 }
@@ -131,14 +145,16 @@ const GAME_SIZE_WITHOUT_COPY: usize = std::mem::offset_of!(mm_game, copy_context
 const GAME_SIZE_WITHOUT_CHANCE: usize = std::mem::offset_of!(mm_game, is_chance);
 /// The size of `mm_game` before `score_view` (version 0.3.0's layout).
 const GAME_SIZE_WITHOUT_VIEW: usize = std::mem::offset_of!(mm_game, score_view);
+/// The size of `mm_game` before `priors` (version 0.4.0's layout).
+const GAME_SIZE_WITHOUT_PRIORS: usize = std::mem::offset_of!(mm_game, priors);
 
 /// Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
 /// compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
 /// after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
 /// program that does not use the header (a binding from another language) passes its
-/// struct's size itself. A size of an older version (80, 96 or 112 bytes: before the
-/// copy callbacks, the chance callbacks, `score_view`) gets that version's fields and
-/// nothing past them; a larger
+/// struct's size itself. A size of an older version (80, 96, 112 or 120 bytes: before the
+/// copy callbacks, the chance callbacks, `score_view`, `priors`) gets that version's
+/// fields and nothing past them; a larger
 /// size gets zeros past this version's fields. Any other size is
 /// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
 ///
@@ -152,6 +168,7 @@ pub unsafe extern "C" fn mm_game_init_sized(game: *mut mm_game, size: usize) -> 
             GAME_SIZE_WITHOUT_COPY,
             GAME_SIZE_WITHOUT_CHANCE,
             GAME_SIZE_WITHOUT_VIEW,
+            GAME_SIZE_WITHOUT_PRIORS,
         ];
         // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
         unsafe { write_sized(game, mm_game::default(), size, &sizes) }
@@ -171,6 +188,7 @@ pub(crate) unsafe fn read_game(game: *const mm_game) -> Result<mm_game, mm_statu
         GAME_SIZE_WITHOUT_COPY,
         GAME_SIZE_WITHOUT_CHANCE,
         GAME_SIZE_WITHOUT_VIEW,
+        GAME_SIZE_WITHOUT_PRIORS,
     ];
     // SAFETY: non-NULL, and a valid game of its `struct_size` (caller's guarantee).
     unsafe { read_sized(game, mm_game::default(), &sizes) }
@@ -322,6 +340,21 @@ impl Game for CGame {
                 .zip(self.weights[..n].iter().copied()),
         );
         Ok(())
+    }
+    fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
+        let Some(f) = self.game.priors else {
+            return false;
+        };
+        // SAFETY: the caller's callback with its context; `moves` holds `moves.len()`
+        // moves and `out` has room for as many weights (the trait's contract).
+        unsafe {
+            f(
+                self.game.context,
+                moves.as_ptr(),
+                moves.len().min(out.len()),
+                out.as_mut_ptr(),
+            )
+        }
     }
 }
 

@@ -93,6 +93,16 @@ pub trait Game {
         let _ = out;
         Ok(())
     }
+    /// For MCTS: a prior weight for each of `moves` (this position's moves, as `moves`
+    /// listed them), written to `out` (as long as `moves`, zeros), from a policy the
+    /// program has (a network, a rule of thumb); true if it wrote them. Weights are
+    /// finite and non-negative with a positive sum ([`GameError::BadWeight`],
+    /// [`GameError::ZeroWeights`] else); MCTS uses them as probabilities (each over
+    /// the sum) in PUCT. The default, false: no priors, and MCTS uses UCT.
+    fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
+        let _ = (moves, out);
+        false
+    }
 }
 
 /// A game that broke its contract. The search stops and reports it.

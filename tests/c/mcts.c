@@ -3,10 +3,11 @@
  * proven a draw by mm_mcts_search; the root's moves in the caller's buffer; the tree kept
  * across a move by mm_mcts_advance; one seed repeating itself; a search object used from
  * its own callback (MM_ERR_MCTS_BUSY) and freed there; two threads sharing the tree
- * (copy_context), and one without a copy; NULLs, sizes and bad options.
+ * (copy_context), and one without a copy; priors (PUCT); NULLs, sizes and bad options.
  * Prints one summary line ending in "failures N".
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ typedef struct {
     mm_mcts *reenter; /* if set, `outcome` tries to search it again, then frees it */
     const mm_game *game;
     mm_status reentered;
+    int prior_calls; /* calls of ttt_priors */
+    bool bad_prior;  /* if set, ttt_priors gives a negative weight */
 } ttt;
 
 static const int LINES[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
@@ -77,6 +80,17 @@ static bool ttt_outcome(void *ctx, int32_t *score) {
 static int32_t ttt_evaluate(void *ctx) {
     (void)ctx;
     return 0;
+}
+
+/* Priors for MCTS's PUCT: the centre twice the others (or a bad weight). */
+static bool ttt_priors(void *ctx, const int64_t *moves, size_t n, double *priors) {
+    ttt *g = ctx;
+    g->prior_calls++;
+    for (size_t i = 0; i < n; i++)
+        priors[i] = moves[i] == 4 ? 2.0 : 1.0;
+    if (g->bad_prior && n > 0)
+        priors[0] = -1.0;
+    return true;
 }
 
 /* A copy of the game for another search thread. */
@@ -177,6 +191,21 @@ int main(void) {
     o.threads = MM_MAX_THREADS + 1;
     CHECK(mm_mcts_search(m, &copied, &o, &r, NULL, 0) == MM_ERR_TOO_MANY_THREADS);
     o.threads = 1;
+    CHECK(mm_mcts_clear(m) == MM_OK);
+
+    /* With priors, PUCT chooses, and the solver still proves the draw; a negative
+       weight is the game's error, as a chance weight's. */
+    mm_game with_priors = game;
+    with_priors.priors = ttt_priors;
+    o.playouts = 0;
+    CHECK(mm_mcts_clear(m) == MM_OK);
+    CHECK(mm_mcts_search(m, &with_priors, &o, &r, root, 9) == MM_OK);
+    CHECK(r.proven && r.proven_reward == 0.5 && t.prior_calls > 0 && t.depth == 0);
+    t.bad_prior = true;
+    CHECK(mm_mcts_clear(m) == MM_OK);
+    CHECK(mm_mcts_search(m, &with_priors, &o, &r, root, 9) == MM_ERR_GAME_BAD_WEIGHT);
+    CHECK(t.depth == 0);
+    t.bad_prior = false;
     CHECK(mm_mcts_clear(m) == MM_OK);
 
     /* Arguments: NULLs, sizes, options. */

@@ -185,8 +185,8 @@ static void old_game_searches(void) {
 /* mm_game_init_sized and mm_search_options_init_sized at every size they know. */
 static void sized_inits(void) {
     const size_t game_sizes[] = {offsetof(mm_game, copy_context), offsetof(mm_game, is_chance),
-                                 offsetof(mm_game, score_view), sizeof(mm_game),
-                                 sizeof(mm_game) + 16};
+                                 offsetof(mm_game, score_view), offsetof(mm_game, priors),
+                                 sizeof(mm_game), sizeof(mm_game) + 16};
     for (size_t i = 0; i < sizeof game_sizes / sizeof game_sizes[0]; i++) {
         size_t size = game_sizes[i];
         unsigned char *block = malloc(size);
@@ -211,6 +211,11 @@ static void sized_inits(void) {
             mm_score_view v;
             memcpy(&v, block + view, sizeof v);
             zero = zero && v == MM_SCORES_MAX_VIEW;
+        }
+        if (size > offsetof(mm_game, priors)) {
+            void *p;
+            memcpy(&p, block + offsetof(mm_game, priors), sizeof p);
+            zero = zero && p == NULL;
         }
         for (size_t k = sizeof(mm_game); k < size; k++)
             zero = zero && block[k] == 0;

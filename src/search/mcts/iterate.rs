@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 use super::rng::Rng;
-use super::tree::{NONE, Nodes};
+use super::tree::{NO_PRIOR, NONE, Nodes};
 use super::{Convert, MctsOptions, MctsProgress};
 use crate::search::game::{Game, GameError, Move};
 use crate::search::value::MAX_PLY;
@@ -38,6 +38,8 @@ pub(crate) struct Run<'r, 'a, G: Game, T: Nodes> {
     played: Vec<Move>,
     /// The nodes of this iteration's path, the root first.
     path: Vec<u32>,
+    /// The game's priors for `moves`, when it gives them.
+    priors: Vec<f64>,
     /// With threads: for each node of the path, whether its visit is counted later.
     later: Vec<bool>,
     /// Set once the tree could not grow (its limit, or memory).
@@ -50,6 +52,14 @@ pub(crate) struct Run<'r, 'a, G: Game, T: Nodes> {
     budget: u64,
     /// With a team: set when the playouts are all claimed (the others finish theirs).
     spent: bool,
+}
+
+/// PUCT's choice at a node whose moves do not all have children.
+enum Puct {
+    /// Go to this child.
+    Child(u32),
+    /// Add a child for this move, of this prior.
+    Move(Move, f32),
 }
 
 /// Playouts a thread of a team claims at once: one shared counter touched every
@@ -79,6 +89,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             outcomes: Vec::new(),
             played: Vec::new(),
             path: Vec::new(),
+            priors: Vec::new(),
             later: Vec::new(),
             full: false,
             since_growth: 0,
@@ -251,32 +262,51 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             if lo == hi && !open {
                 return Ok(lo); // proven: its value is known, no playout needed
             }
-            let mut expand = None;
+            let (mut expand, mut chosen) = (None, None);
             if open || !self.tree.is_expanded(node) {
                 self.moves.clear();
                 self.game.moves(&mut self.moves)?;
                 if self.moves.is_empty() {
                     return Err(GameError::NoMovesNotOver);
                 }
-                match self.missing(node) {
-                    None if !open => self.tree.set_expanded(node),
-                    Some(mv) if !self.full => expand = Some(mv),
-                    _ => {}
+                let (missing, all_there) = match self.fetch_priors()? {
+                    false => {
+                        let missing = self.missing(node);
+                        (missing.map(|mv| (mv, NO_PRIOR)), missing.is_none())
+                    }
+                    true => {
+                        let (choice, all_there) = self.puct(node, max_side, open);
+                        let missing = match choice {
+                            Some(Puct::Child(id)) => {
+                                chosen = Some(id);
+                                None
+                            }
+                            Some(Puct::Move(mv, prior)) => Some((mv, prior)),
+                            None => None,
+                        };
+                        (missing, all_there)
+                    }
+                };
+                if all_there && !open {
+                    self.tree.set_expanded(node);
                 }
-                if let Some(mv) = expand.filter(|_| T::SHARED) {
-                    expand = self.claim(node, mv);
+                if let Some(m) = missing.filter(|_| !self.full) {
+                    expand = Some(m);
+                }
+                if let Some((mv, _)) = expand.filter(|_| T::SHARED) {
+                    expand = self.claim(node, mv).and(expand);
                 }
             }
             let (child, mv) = match expand {
-                Some(mv) => {
-                    let added = self.add_child(node, mv, max_side, open);
+                Some((mv, prior)) => {
+                    let added = self.add_child(node, mv, max_side, open, prior);
                     self.tree.unlock(node);
                     match added? {
                         Some(child) => (child, mv),
                         None => return self.playout(max_side), // the tree is full
                     }
                 }
-                None => match self.select(node, max_side, open) {
+                None => match chosen.or_else(|| self.select(node, max_side, open)) {
                     Some(child) => (child, self.tree.mv(child)),
                     None => return self.playout(max_side),
                 },
@@ -334,6 +364,69 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         }
     }
 
+    /// Asks the game for priors of `moves` into `priors`, checked and scaled to sum to 1:
+    /// whether it gave them.
+    fn fetch_priors(&mut self) -> Result<bool, GameError> {
+        self.priors.clear();
+        self.priors.resize(self.moves.len(), 0.0);
+        if !self.game.priors(&self.moves, &mut self.priors) {
+            return Ok(false);
+        }
+        if self.priors.iter().any(|&p| !p.is_finite() || p < 0.0) {
+            return Err(GameError::BadWeight);
+        }
+        let total: f64 = self.priors.iter().sum();
+        if !total.is_finite() {
+            return Err(GameError::WeightSumOverflow);
+        }
+        if total == 0.0 {
+            return Err(GameError::ZeroWeights);
+        }
+        self.priors.iter_mut().for_each(|p| *p /= total);
+        Ok(true)
+    }
+
+    /// PUCT's choice at `node` among `moves`, with `priors` (Rosin 2011; the form of
+    /// Silver et al. 2017): `q + c * prior * sqrt(parent visits) / (1 + visits)`, where
+    /// a move without a child counts no visits and the node's own mean as its `q`. A
+    /// child whose proven bounds cannot change the node's is left out, as in `select`.
+    /// Also whether every move has a child.
+    fn puct(&self, node: u32, max_side: bool, open: bool) -> (Option<Puct>, bool) {
+        let tree = &*self.tree;
+        let side = |mean: f64| if max_side { mean } else { 1.0 - mean };
+        let (n_visits, n_sum) = tree.stats(node);
+        let first_play = match n_visits {
+            0 => 0.5,
+            v => side(n_sum / v as f64),
+        };
+        let root_n = (tree.parent_visits(node).max(1) as f64).sqrt();
+        let c = self.opts.exploration;
+        let (n_lo, n_hi) = tree.bounds(node);
+        let kids: Vec<(Move, u32)> = tree.children(node).map(|k| (tree.mv(k), k)).collect();
+        let (mut best, mut any_missing) = (None::<(f64, Puct)>, false);
+        for (&mv, &p) in self.moves.iter().zip(&self.priors) {
+            let (score, choice) = match kids.iter().find(|k| k.0 == mv) {
+                Some(&(_, id)) => {
+                    let (lo, hi) = tree.bounds(id);
+                    if !open && ((max_side && hi <= n_lo) || (!max_side && lo >= n_hi)) {
+                        continue;
+                    }
+                    let (visits, sum) = tree.stats(id);
+                    let q = side(sum / visits.max(1) as f64);
+                    (q + c * p * root_n / (1.0 + visits as f64), Puct::Child(id))
+                }
+                None => {
+                    any_missing = true;
+                    (first_play + c * p * root_n, Puct::Move(mv, p as f32))
+                }
+            };
+            if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                best = Some((score, choice));
+            }
+        }
+        (best.map(|(_, choice)| choice), !any_missing)
+    }
+
     /// With threads: takes `node`'s lock to add `mv`'s child, if no other thread added it
     /// meanwhile. `None` (no lock held) when the lock is taken or the child is there: the
     /// caller then selects.
@@ -357,6 +450,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         mv: Move,
         max_side: bool,
         open: bool,
+        prior: f32,
     ) -> Result<Option<u32>, GameError> {
         // (A shared tree's room is at most `max_nodes`: it says when it is full itself.)
         if !T::SHARED && self.tree.len() >= self.opts.max_nodes {
@@ -373,7 +467,10 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             true => 0,
             false => self.game.hash().unwrap_or(0),
         };
-        let Some(child) = self.tree.add_child(node, mv, child_max, child_open, hash) else {
+        let Some(child) = self
+            .tree
+            .add_child(node, mv, child_max, child_open, hash, prior)
+        else {
             self.full = true;
             return Ok(None);
         };
@@ -391,12 +488,13 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         Ok(Some(child))
     }
 
-    /// The child UCT chooses, among the moves legal now (below a chance step the moves
-    /// may differ from the last visit), leaving out a child whose proven bounds cannot
-    /// change the node's.
+    /// The child UCT chooses (PUCT for a child with a prior), among the moves legal now
+    /// (below a chance step the moves may differ from the last visit), leaving out a
+    /// child whose proven bounds cannot change the node's.
     fn select(&self, node: u32, max_side: bool, open: bool) -> Option<u32> {
         let (n_lo, n_hi) = self.tree.bounds(node);
-        let ln = (self.tree.parent_visits(node).max(1) as f64).ln();
+        let parent_visits = self.tree.parent_visits(node).max(1) as f64;
+        let ln = parent_visits.ln();
         let c = self.opts.exploration;
         let mut best: Option<(f64, u32)> = None;
         for id in self.tree.children(node) {
@@ -407,11 +505,14 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             if !open && ((max_side && hi <= n_lo) || (!max_side && lo >= n_hi)) {
                 continue;
             }
-            let (visits, sum) = self.tree.stats(id);
-            let visits = visits.max(1) as f64;
+            let (n, sum) = self.tree.stats(id);
+            let visits = n.max(1) as f64;
             let mean = sum / visits;
             let q = if max_side { mean } else { 1.0 - mean };
-            let u = q + c * (ln / visits).sqrt();
+            let u = match self.tree.prior(id) {
+                p if p >= 0.0 => q + c * p as f64 * parent_visits.sqrt() / (1.0 + n as f64),
+                _ => q + c * (ln / visits).sqrt(),
+            };
             if best.is_none_or(|(b, _)| u > b) {
                 best = Some((u, id));
             }

@@ -11,6 +11,8 @@
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU32, AtomicU64};
 
+#[cfg(test)]
+use super::tree::NO_PRIOR;
 use super::tree::{NONE, Node, Nodes, Tree};
 use crate::search::game::Move;
 
@@ -37,6 +39,8 @@ struct Slot {
     lo: AtomicU64,
     hi: AtomicU64,
     hash: AtomicU64,
+    /// The prior's `f32` bits.
+    prior: AtomicU32,
 }
 
 /// The shared tree.
@@ -87,6 +91,7 @@ impl SharedTree {
             s.lo.store(n.lo.to_bits(), Relaxed);
             s.hi.store(n.hi.to_bits(), Relaxed);
             s.hash.store(n.hash, Relaxed);
+            s.prior.store(n.prior.to_bits(), Relaxed);
         }
         Some(shared)
     }
@@ -135,6 +140,7 @@ impl SharedTree {
                 open: f & OPEN != 0,
                 children: s.children.load(Relaxed),
                 hash: s.hash.load(Relaxed),
+                prior: f32::from_bits(s.prior.load(Relaxed)),
             });
         }
         Tree { nodes }
@@ -281,6 +287,9 @@ impl Nodes for Local<'_> {
     fn child_count(&self, id: u32) -> u32 {
         self.slot(id).children.load(Relaxed)
     }
+    fn prior(&self, id: u32) -> f32 {
+        f32::from_bits(self.slot(id).prior.load(Relaxed))
+    }
     fn add_child(
         &mut self,
         parent: u32,
@@ -288,6 +297,7 @@ impl Nodes for Local<'_> {
         max_to_move: bool,
         open: bool,
         hash: u64,
+        prior: f32,
     ) -> Option<u32> {
         if self.next == self.end && !self.reserve() {
             return None;
@@ -300,6 +310,7 @@ impl Nodes for Local<'_> {
         s.flags.store(flags(max_to_move, false, open), Relaxed);
         s.hi.store(1.0f64.to_bits(), Relaxed);
         s.hash.store(hash, Relaxed);
+        s.prior.store(prior.to_bits(), Relaxed);
         // The other fields are a fresh slot's zeros and NONE below.
         for link in [&s.first_child, &s.last_child, &s.next_sibling] {
             link.store(NONE, Relaxed);
@@ -387,9 +398,9 @@ mod tests {
     fn a_tree_copied_in_and_out_keeps_its_nodes_and_order() {
         let mut t = Tree::default();
         t.reset(true, false, 9);
-        let a = t.push_child(0, 10, false, false, 1).unwrap();
-        t.push_child(0, 20, false, false, 2).unwrap();
-        t.push_child(a, 11, true, false, 3).unwrap();
+        let a = t.push_child(0, 10, false, false, 1, NO_PRIOR).unwrap();
+        t.push_child(0, 20, false, false, 2, NO_PRIOR).unwrap();
+        t.push_child(a, 11, true, false, 3, NO_PRIOR).unwrap();
         t.nodes[a as usize].visits = 5;
         t.nodes[a as usize].sum = 2.5;
         t.nodes[a as usize].lo = 0.5;
@@ -399,7 +410,7 @@ mod tests {
         let b = s.child(0, 20).unwrap();
         assert!(s.lock(b));
         assert!(!s.lock(b), "a held lock is not taken twice");
-        let b1 = s.add_child(b, 21, true, false, 4).unwrap();
+        let b1 = s.add_child(b, 21, true, false, 4, NO_PRIOR).unwrap();
         s.unlock(b);
         assert!(!s.enter(b1, 1.0), "a node of few visits is counted at once");
         s.leave(b1, 0.25, 1.0, false);
@@ -426,8 +437,8 @@ mod tests {
         t.reset(true, false, 0);
         let shared = SharedTree::copy_of(&t, 2).unwrap();
         let mut s = shared.local();
-        assert!(s.add_child(0, 1, false, false, 0).is_some());
-        assert!(s.add_child(0, 2, false, false, 0).is_none());
+        assert!(s.add_child(0, 1, false, false, 0, NO_PRIOR).is_some());
+        assert!(s.add_child(0, 2, false, false, 0, NO_PRIOR).is_none());
         assert!(shared.is_full());
         assert_eq!(shared.to_tree(&[s.unused()]).nodes.len(), 2);
     }

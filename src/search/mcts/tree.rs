@@ -35,11 +35,16 @@ pub(crate) struct Node {
     /// The game's hash of the position (0 without one): a kept tree's root is checked
     /// against the position searched.
     pub hash: u64,
+    /// The move's prior probability from the game's `priors` ([`NO_PRIOR`]: none, UCT).
+    pub prior: f32,
 }
+
+/// A node's prior when the game gave none: it is chosen by UCT.
+pub(crate) const NO_PRIOR: f32 = -1.0;
 
 impl Node {
     /// A node not yet visited, with nothing proven.
-    fn fresh(mv: Move, parent: u32, max_to_move: bool, open: bool, hash: u64) -> Node {
+    fn fresh(mv: Move, parent: u32, max_to_move: bool, open: bool, hash: u64, prior: f32) -> Node {
         Node {
             mv,
             parent,
@@ -55,6 +60,7 @@ impl Node {
             open,
             children: 0,
             hash,
+            prior,
         }
     }
 }
@@ -74,7 +80,7 @@ impl Tree {
     pub fn reset(&mut self, max_to_move: bool, open: bool, hash: u64) {
         self.nodes.clear();
         self.nodes
-            .push(Node::fresh(0, NONE, max_to_move, open, hash));
+            .push(Node::fresh(0, NONE, max_to_move, open, hash, NO_PRIOR));
     }
 
     /// Adds a child of `parent` for `mv` (at the end of its list, so that children keep
@@ -86,13 +92,14 @@ impl Tree {
         max_to_move: bool,
         open: bool,
         hash: u64,
+        prior: f32,
     ) -> Option<u32> {
         if self.nodes.len() >= NONE as usize - 1 || self.nodes.try_reserve(1).is_err() {
             return None;
         }
         let id = self.nodes.len() as u32;
         self.nodes
-            .push(Node::fresh(mv, parent, max_to_move, open, hash));
+            .push(Node::fresh(mv, parent, max_to_move, open, hash, prior));
         link(&mut self.nodes, parent, id);
         Some(id)
     }
@@ -163,6 +170,8 @@ pub(crate) trait Nodes {
     fn next_sibling(&self, id: u32) -> u32;
     /// Children, for the bounds of a node not yet expanded.
     fn child_count(&self, id: u32) -> u32;
+    /// The move's prior ([`NO_PRIOR`]: none).
+    fn prior(&self, id: u32) -> f32;
     /// Adds a child of `parent` for `mv` at the end of its list (with threads, under
     /// `parent`'s lock): `None` when the tree cannot grow.
     fn add_child(
@@ -172,6 +181,7 @@ pub(crate) trait Nodes {
         max_to_move: bool,
         open: bool,
         hash: u64,
+        prior: f32,
     ) -> Option<u32>;
     /// Takes the right to add children to `id`: false if another thread holds it.
     fn lock(&mut self, id: u32) -> bool;
@@ -255,6 +265,9 @@ impl Nodes for Tree {
     fn child_count(&self, id: u32) -> u32 {
         self.nodes[id as usize].children
     }
+    fn prior(&self, id: u32) -> f32 {
+        self.nodes[id as usize].prior
+    }
     fn add_child(
         &mut self,
         parent: u32,
@@ -262,8 +275,9 @@ impl Nodes for Tree {
         max_to_move: bool,
         open: bool,
         hash: u64,
+        prior: f32,
     ) -> Option<u32> {
-        self.push_child(parent, mv, max_to_move, open, hash)
+        self.push_child(parent, mv, max_to_move, open, hash, prior)
     }
     fn lock(&mut self, _: u32) -> bool {
         true
@@ -304,12 +318,12 @@ mod tests {
     fn children_keep_their_order_and_a_kept_subtree_its_shape() {
         let mut t = Tree::default();
         t.reset(true, false, 0);
-        let a = t.push_child(0, 10, false, false, 0).unwrap();
-        let b = t.push_child(0, 20, false, false, 0).unwrap();
-        let a1 = t.push_child(a, 11, true, false, 0).unwrap();
-        t.push_child(a, 12, true, false, 0).unwrap();
-        t.push_child(a1, 111, false, false, 0).unwrap();
-        t.push_child(b, 21, true, false, 0).unwrap();
+        let a = t.push_child(0, 10, false, false, 0, NO_PRIOR).unwrap();
+        let b = t.push_child(0, 20, false, false, 0, NO_PRIOR).unwrap();
+        let a1 = t.push_child(a, 11, true, false, 0, NO_PRIOR).unwrap();
+        t.push_child(a, 12, true, false, 0, NO_PRIOR).unwrap();
+        t.push_child(a1, 111, false, false, 0, NO_PRIOR).unwrap();
+        t.push_child(b, 21, true, false, 0, NO_PRIOR).unwrap();
         t.nodes[a1 as usize].visits = 7;
         let moves = |t: &Tree, n| {
             t.children(n)
