@@ -10,8 +10,10 @@
 //! result speaks for the side to move at the root.
 //!
 //! `mod.rs` holds the options, the result and the persistent search object; `tree.rs`
-//! the tree; `iterate.rs` one iteration (selection, expansion, playout, update); `rng.rs`
-//! the playouts' generator.
+//! the tree; `iterate.rs` one iteration (selection by UCT, or PUCT with the game's
+//! priors; expansion, playout, update); `shared.rs` and `parallel.rs` the search on
+//! threads (tree parallelisation with virtual loss, Chaslot, Winands and van den Herik
+//! 2008); `rng.rs` the playouts' generator.
 //!
 //! ```
 //! use minimax::search::{Game, GameError, Move};
