@@ -29,6 +29,8 @@ fn two_threads_prove_tic_tac_toe_a_draw() {
     let proof = r.proven.expect("proven");
     assert_eq!((proof.reward, proof.score), (0.5, Some(0)));
     assert_eq!(g.cells, [0; 9], "the caller's game is left as it was");
+    // A game of nine plies: the tree is as deep as nine moves at most.
+    assert!((2..=9).contains(&r.depth), "{}", r.depth);
     // Every proven root move agrees with the engine.
     for m in &r.root {
         let mut g = TicTacToe::new();

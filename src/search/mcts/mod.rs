@@ -390,28 +390,29 @@ impl Mcts {
         }
     }
 
-    /// The deepest node below the root: in one pass where each parent comes before its
-    /// children (always, but after a search on threads), else by a walk of the tree.
+    /// The deepest node below the root: each node's depth is its parent's plus one,
+    /// found by walking up to a node whose depth is known (a parent comes before its
+    /// children but after a search on threads, so the walk is short where it does not).
     fn depth(&self) -> u32 {
         let nodes = &self.tree.nodes;
-        let mut depth = vec![0u32; nodes.len()];
-        let mut deepest = 0;
-        let ordered = nodes.iter().enumerate().skip(1).all(|(i, n)| {
-            let parent = n.parent as usize;
-            depth[i] = depth.get(parent).map_or(0, |d| d + 1);
-            deepest = deepest.max(depth[i]);
-            parent < i
-        });
-        if ordered {
-            return deepest;
+        let mut depth = vec![u32::MAX; nodes.len()];
+        if let Some(root) = depth.first_mut() {
+            *root = 0;
         }
-        deepest = 0;
-        let mut stack = vec![(0u32, 0u32)];
-        while let Some((node, depth)) = stack.pop() {
-            deepest = deepest.max(depth);
-            stack.extend(self.tree.children(node).map(|c| (c, depth + 1)));
+        let mut up = Vec::new();
+        for i in 0..nodes.len() {
+            let mut k = i;
+            while depth[k] == u32::MAX {
+                up.push(k);
+                k = nodes[k].parent as usize;
+            }
+            let mut d = depth[k];
+            while let Some(k) = up.pop() {
+                d += 1;
+                depth[k] = d;
+            }
         }
-        deepest
+        depth.into_iter().max().unwrap_or(0)
     }
 }
 

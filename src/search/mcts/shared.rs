@@ -153,7 +153,7 @@ impl SharedTree {
             slots: &self.slots,
             next: 0,
             end: 0,
-            later: Vec::new(),
+            later: [(NONE, 0, 0); LATER],
             waiting: 0,
         }
     }
@@ -198,7 +198,9 @@ pub(crate) struct Local<'a> {
     next: u32,
     end: u32,
     /// Visits and reward (in units) added to nodes of many visits, not yet written.
-    later: Vec<(u32, u32, u64)>,
+    /// Visits and reward (in units) of busy nodes not yet written, by node: a small
+    /// cache with one place for each node's number modulo its size.
+    later: [(u32, u32, u64); LATER],
     /// Iterations' counts put off since the last flush.
     waiting: u32,
 }
@@ -211,6 +213,9 @@ const BUSY: u32 = 1024;
 
 /// Counts put off before they are written.
 const FLUSH_EVERY: u32 = 32;
+
+/// Places for the counts put off.
+const LATER: usize = 64;
 
 impl Local<'_> {
     /// Takes the next places (fewer at the end of the room): false when none are left.
@@ -335,8 +340,7 @@ impl Nodes for Local<'_> {
     fn enter(&mut self, id: u32, loss: f64) -> bool {
         let s = self.slot(id);
         if s.visits.load(Relaxed) >= BUSY {
-            self.put_off(id, 1, 0);
-            return true;
+            return true; // the visit is counted with the reward
         }
         s.visits.fetch_add(1, Relaxed);
         if loss != 0.0 {
@@ -347,7 +351,7 @@ impl Nodes for Local<'_> {
     #[inline]
     fn leave(&mut self, id: u32, reward: f64, loss: f64, later: bool) {
         if later {
-            self.put_off(id, 0, units(reward));
+            self.put_off(id, 1, units(reward));
             self.waiting += 1;
             if self.waiting >= FLUSH_EVERY {
                 self.flush();
@@ -361,11 +365,13 @@ impl Nodes for Local<'_> {
         }
     }
     fn flush(&mut self) {
-        let slots = self.slots;
-        for (id, visits, sum) in self.later.drain(..) {
-            let s = &slots[id as usize];
-            s.visits.fetch_add(visits, Relaxed);
-            s.sum.fetch_add(sum, Relaxed);
+        for e in &mut self.later {
+            if e.0 != NONE {
+                let s = &self.slots[e.0 as usize];
+                s.visits.fetch_add(e.1, Relaxed);
+                s.sum.fetch_add(e.2, Relaxed);
+                *e = (NONE, 0, 0);
+            }
         }
         self.waiting = 0;
     }
@@ -381,12 +387,19 @@ impl Local<'_> {
         (self.next, self.end)
     }
 
-    /// Adds `visits` and `sum` to `id`'s counts put off.
+    /// Adds `visits` and `sum` to `id`'s counts put off, writing out another node's
+    /// that had its place.
     fn put_off(&mut self, id: u32, visits: u32, sum: u64) {
-        match self.later.iter_mut().find(|e| e.0 == id) {
-            Some(e) => (e.1, e.2) = (e.1 + visits, e.2 + sum),
-            None => self.later.push((id, visits, sum)),
+        let e = &mut self.later[id as usize % LATER];
+        if e.0 != id {
+            if e.0 != NONE {
+                let s = &self.slots[e.0 as usize];
+                s.visits.fetch_add(e.1, Relaxed);
+                s.sum.fetch_add(e.2, Relaxed);
+            }
+            *e = (id, 0, 0);
         }
+        (e.1, e.2) = (e.1 + visits, e.2 + sum);
     }
 }
 
