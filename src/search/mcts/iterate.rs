@@ -233,6 +233,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     }
 
     /// Adds `id` to the path, counting the visit now when threads share the tree.
+    #[inline]
     fn enter(&mut self, id: u32) {
         self.path.push(id);
         if T::SHARED {
