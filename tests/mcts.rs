@@ -406,7 +406,11 @@ fn priors_steer_the_search_by_puct() {
     // found with the 38th playout.
     let r = mcts(&mut Needle::new(None), &mut until_proven()).unwrap();
     assert_eq!((r.best_move, r.playouts), (Some(37), 38));
-    assert_eq!((r.nodes, r.depth), (39, 1), "the root and its first 38 moves");
+    assert_eq!(
+        (r.nodes, r.depth),
+        (39, 1),
+        "the root and its first 38 moves"
+    );
     assert_eq!(r.proven.map(|p| p.reward), Some(1.0));
     // A prior of 0.9 on it: PUCT tries it first, and the proof takes one playout.
     let priors = Some([0.9, 0.1 / 49.0, 0.1 / 49.0]);

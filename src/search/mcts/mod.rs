@@ -79,7 +79,9 @@ pub struct MctsOptions<'a> {
     /// proven, the tree is full, 100,000 playouts in a row add no node, or another limit).
     pub playouts: u64,
     /// The most nodes the tree holds: when full, it stops growing and the search goes on
-    /// in the tree it has ([`MctsResult::tree_full`]). Each node takes about 64 bytes.
+    /// in the tree it has ([`MctsResult::tree_full`]). Each node takes 72 bytes; a
+    /// search on threads copies the tree into a shared one and back, so holds it twice
+    /// while it copies.
     pub max_nodes: usize,
     /// Stop after this long.
     pub time_limit: Option<Duration>,

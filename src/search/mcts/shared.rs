@@ -445,6 +445,11 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_node_takes_no_more_than_a_plain_one() {
+        assert_eq!(std::mem::size_of::<Slot>(), std::mem::size_of::<Node>());
+    }
+
+    #[test]
     fn a_full_tree_says_so() {
         let mut t = Tree::default();
         t.reset(true, false, 0);

@@ -315,6 +315,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_node_takes_the_72_bytes_the_docs_say() {
+        assert_eq!(std::mem::size_of::<Node>(), 72);
+    }
+
+    #[test]
     fn children_keep_their_order_and_a_kept_subtree_its_shape() {
         let mut t = Tree::default();
         t.reset(true, false, 0);
