@@ -45,14 +45,7 @@ fn the_solver_proves_tic_tac_toe_a_draw() {
     );
     assert_eq!(g.cells, [0; 9], "the game is left as it was");
     // Every root move is proven too: a draw or a loss for X, by the engine's values.
-    for m in &r.root {
-        let mut g = TicTacToe::new();
-        g.play(m.mv);
-        let exact = search(&mut g, &mut Options::default()).unwrap().value;
-        if let Some(p) = m.proven {
-            assert_eq!(p, 0.5 + 0.5 * exact.signum() as f64, "move {}", m.mv);
-        }
-    }
+    games::tic_tac_toe_proofs_agree(&r.root);
 }
 
 /// Where Pons' Connect Four sets are: `MM_C4_DATA`, else `../shared/data/connect4` beside

@@ -442,3 +442,16 @@ pub fn valued_positions(n: usize, min_plies: u64, max_plies: u64, seed: u64) -> 
     }
     out
 }
+
+/// Checks every proven root move of an MCTS search of the empty tic-tac-toe board against
+/// the engine's exact value of the position after it.
+pub fn tic_tac_toe_proofs_agree(root: &[minimax::search::mcts::MoveStats]) {
+    for m in root {
+        let mut g = TicTacToe::new();
+        g.play(m.mv);
+        let exact = search(&mut g, &mut Options::default()).unwrap().value;
+        if let Some(p) = m.proven {
+            assert_eq!(p, 0.5 + 0.5 * exact.signum() as f64, "move {}", m.mv);
+        }
+    }
+}
