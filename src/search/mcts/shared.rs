@@ -3,13 +3,14 @@
 //! allocated at the start, whose pages the system provides as they are first used. A
 //! thread adds children to a node under
 //! that node's lock (a bit of its flags, only tried, never waited for); everything else
-//! is lock-free: visits and sums are added atomically, bounds only narrow, and a child is
+//! is lock-free: visits and sums are added atomically, bounds only narrow (a change
+//! followed by a fence, so that no proof is lost between two threads), and a child is
 //! published to readers by the link that reaches it (release, read by acquire).
 //!
 //! A search copies the plain tree in and, when every thread is done, back out.
 
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU32, AtomicU64, fence};
 
 #[cfg(test)]
 use super::tree::NO_PRIOR;
@@ -254,28 +255,34 @@ impl Nodes for Local<'_> {
     fn is_open(&self, id: u32) -> bool {
         self.slot(id).flags.load(Relaxed) & OPEN != 0
     }
-    // The bounds and `expanded` are written and read in one order for all threads
-    // (`SeqCst`): of two threads that each narrow a child of the same node and then read
-    // its siblings, one sees both changes, so that a node's bounds miss no child's even
-    // though each thread stops raising them where they do not change.
+    // A change of a node's bounds or `expanded` is followed by a `SeqCst` fence, and the
+    // thread then reads the siblings' bounds: of two threads that each change a child of
+    // the same node, one sees both changes (the fences are in one order for all
+    // threads), so that a node's bounds miss no child's even though each thread stops
+    // raising them where they do not change. Reads need no order of their own.
     fn is_expanded(&self, id: u32) -> bool {
-        self.slot(id).flags.load(SeqCst) & EXPANDED != 0
+        self.slot(id).flags.load(Relaxed) & EXPANDED != 0
     }
     fn set_expanded(&mut self, id: u32) {
-        self.slot(id).flags.fetch_or(EXPANDED, SeqCst);
+        if self.slot(id).flags.fetch_or(EXPANDED, Relaxed) & EXPANDED == 0 {
+            fence(SeqCst);
+        }
     }
     fn bounds(&self, id: u32) -> (f64, f64) {
         let s = self.slot(id);
-        let lo = f64::from_bits(s.lo.load(SeqCst));
-        (lo, f64::from_bits(s.hi.load(SeqCst)))
+        let lo = f64::from_bits(s.lo.load(Relaxed));
+        (lo, f64::from_bits(s.hi.load(Relaxed)))
     }
     fn narrow(&mut self, id: u32, lo: f64, hi: f64) -> bool {
         let s = self.slot(id);
         // Read first: a write, even of the same value, takes the line from the other
         // threads. (`+ 0.0` turns a -0.0, whose bits are large, into 0.0.)
         let (lo, hi) = ((lo + 0.0).to_bits(), (hi + 0.0).to_bits());
-        let raise = s.lo.load(SeqCst) < lo && s.lo.fetch_max(lo, SeqCst) < lo;
-        let lower = s.hi.load(SeqCst) > hi && s.hi.fetch_min(hi, SeqCst) > hi;
+        let raise = s.lo.load(Relaxed) < lo && s.lo.fetch_max(lo, Relaxed) < lo;
+        let lower = s.hi.load(Relaxed) > hi && s.hi.fetch_min(hi, Relaxed) > hi;
+        if raise || lower {
+            fence(SeqCst);
+        }
         raise || lower
     }
     fn stats(&self, id: u32) -> (u32, f64) {
