@@ -105,6 +105,26 @@ pub trait Game {
     }
 }
 
+/// The sum of weights a game gave (chance outcomes' or priors'), held to the contract:
+/// each finite and not negative ([`GameError::BadWeight`]), the sum finite
+/// ([`GameError::WeightSumOverflow`]) and positive ([`GameError::ZeroWeights`]).
+pub(crate) fn weights_total(weights: impl Iterator<Item = f64>) -> Result<f64, GameError> {
+    let mut total = 0.0;
+    for w in weights {
+        if !w.is_finite() || w < 0.0 {
+            return Err(GameError::BadWeight);
+        }
+        total += w;
+    }
+    if !total.is_finite() {
+        return Err(GameError::WeightSumOverflow);
+    }
+    if total == 0.0 {
+        return Err(GameError::ZeroWeights);
+    }
+    Ok(total)
+}
+
 /// A game that broke its contract. The search stops and reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameError {

@@ -2,7 +2,7 @@
 //! Star2's probes, whose values the full search reuses.
 
 use super::{ANY_OUTCOME, Chance};
-use crate::search::game::{Game, GameError, Move, NO_MOVE};
+use crate::search::game::{Game, GameError, Move, NO_MOVE, weights_total};
 use crate::search::limits::Halt;
 use crate::search::options::Method;
 
@@ -88,16 +88,7 @@ impl<G: Game> Chance<'_, G> {
         if self.listed.is_empty() {
             return Err(GameError::NoOutcomes);
         }
-        if self.listed.iter().any(|&(_, w)| !w.is_finite() || w < 0.0) {
-            return Err(GameError::BadWeight);
-        }
-        let total: f64 = self.listed.iter().map(|&(_, w)| w).sum();
-        if !total.is_finite() {
-            return Err(GameError::WeightSumOverflow);
-        }
-        if total == 0.0 {
-            return Err(GameError::ZeroWeights);
-        }
+        let total = weights_total(self.listed.iter().map(|&(_, w)| w))?;
         draws.clear();
         draws.extend(
             self.listed

@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::rng::Rng;
 use super::tree::{NO_PRIOR, NONE, Nodes};
 use super::{Convert, MctsOptions, MctsProgress};
-use crate::search::game::{Game, GameError, Move};
+use crate::search::game::{Game, GameError, Move, weights_total};
 use crate::search::value::MAX_PLY;
 
 /// How often, in playouts, the clock and the stop flag are looked at.
@@ -40,6 +40,8 @@ pub(crate) struct Run<'r, 'a, G: Game, T: Nodes> {
     path: Vec<u32>,
     /// The game's priors for `moves`, when it gives them.
     priors: Vec<f64>,
+    /// For PUCT: the children of the node being chosen at, with their moves.
+    kids: Vec<(Move, u32)>,
     /// With threads: for each node of the path, whether its visit is counted later.
     later: Vec<bool>,
     /// Set once the tree could not grow (its limit, or memory).
@@ -90,6 +92,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             played: Vec::new(),
             path: Vec::new(),
             priors: Vec::new(),
+            kids: Vec::new(),
             later: Vec::new(),
             full: false,
             since_growth: 0,
@@ -212,6 +215,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         self.grew = false;
         self.played.clear();
         self.path.clear();
+        self.later.clear();
         self.enter(0);
         let reward = self.descend();
         for &mv in self.played.iter().rev() {
@@ -239,7 +243,6 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         if T::SHARED {
             let loss = self.loss(self.path.len() - 1);
             let later = self.tree.enter(id, loss);
-            self.later.truncate(self.path.len() - 1);
             self.later.push(later);
         }
     }
@@ -276,6 +279,10 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                         (missing.map(|mv| (mv, NO_PRIOR)), missing.is_none())
                     }
                     true => {
+                        let tree = &*self.tree;
+                        self.kids.clear();
+                        self.kids
+                            .extend(tree.children(node).map(|k| (tree.mv(k), k)));
                         let (choice, all_there) = self.puct(node, max_side, open);
                         let missing = match choice {
                             Some(Puct::Child(id)) => {
@@ -373,21 +380,13 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         if !self.game.priors(&self.moves, &mut self.priors) {
             return Ok(false);
         }
-        if self.priors.iter().any(|&p| !p.is_finite() || p < 0.0) {
-            return Err(GameError::BadWeight);
-        }
-        let total: f64 = self.priors.iter().sum();
-        if !total.is_finite() {
-            return Err(GameError::WeightSumOverflow);
-        }
-        if total == 0.0 {
-            return Err(GameError::ZeroWeights);
-        }
+        let total = weights_total(self.priors.iter().copied())?;
         self.priors.iter_mut().for_each(|p| *p /= total);
         Ok(true)
     }
 
-    /// PUCT's choice at `node` among `moves`, with `priors` (Rosin 2011; the form of
+    /// PUCT's choice at `node` (whose children are in `kids`) among `moves`, with
+    /// `priors` (Rosin 2011; the form of
     /// Silver et al. 2017): `q + c * prior * sqrt(parent visits) / (1 + visits)`, where
     /// a move without a child counts no visits and the node's own mean as its `q`. A
     /// child whose proven bounds cannot change the node's is left out, as in `select`.
@@ -400,13 +399,12 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             0 => 0.5,
             v => side(n_sum / v as f64),
         };
-        let root_n = (tree.parent_visits(node).max(1) as f64).sqrt();
+        let root_n = (n_visits.max(1) as f64).sqrt();
         let c = self.opts.exploration;
         let (n_lo, n_hi) = tree.bounds(node);
-        let kids: Vec<(Move, u32)> = tree.children(node).map(|k| (tree.mv(k), k)).collect();
         let (mut best, mut any_missing) = (None::<(f64, Puct)>, false);
         for (&mv, &p) in self.moves.iter().zip(&self.priors) {
-            let (score, choice) = match kids.iter().find(|k| k.0 == mv) {
+            let (score, choice) = match self.kids.iter().find(|k| k.0 == mv) {
                 Some(&(_, id)) => {
                     let (lo, hi) = tree.bounds(id);
                     if !open && ((max_side && hi <= n_lo) || (!max_side && lo >= n_hi)) {
@@ -494,7 +492,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     /// child whose proven bounds cannot change the node's.
     fn select(&self, node: u32, max_side: bool, open: bool) -> Option<u32> {
         let (n_lo, n_hi) = self.tree.bounds(node);
-        let parent_visits = self.tree.parent_visits(node).max(1) as f64;
+        let parent_visits = self.tree.stats(node).0.max(1) as f64;
         let ln = parent_visits.ln();
         let c = self.opts.exploration;
         let mut best: Option<(f64, u32)> = None;
@@ -548,20 +546,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         if self.outcomes.is_empty() {
             return Err(GameError::NoOutcomes);
         }
-        if self
-            .outcomes
-            .iter()
-            .any(|&(_, w)| !w.is_finite() || w < 0.0)
-        {
-            return Err(GameError::BadWeight);
-        }
-        let total: f64 = self.outcomes.iter().map(|&(_, w)| w).sum();
-        if !total.is_finite() {
-            return Err(GameError::WeightSumOverflow);
-        }
-        if total == 0.0 {
-            return Err(GameError::ZeroWeights);
-        }
+        let total = weights_total(self.outcomes.iter().map(|&(_, w)| w))?;
         let mut x = self.rng.unit() * total;
         for &(mv, w) in &self.outcomes {
             if x < w {

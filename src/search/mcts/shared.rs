@@ -198,7 +198,6 @@ pub(crate) struct Local<'a> {
     slots: &'a [Slot],
     next: u32,
     end: u32,
-    /// Visits and reward (in units) added to nodes of many visits, not yet written.
     /// Visits and reward (in units) of busy nodes not yet written, by node: a small
     /// cache with one place for each node's number modulo its size.
     later: [(u32, u32, u64); LATER],
@@ -373,12 +372,7 @@ impl Nodes for Local<'_> {
     }
     fn flush(&mut self) {
         for e in &mut self.later {
-            if e.0 != NONE {
-                let s = &self.slots[e.0 as usize];
-                s.visits.fetch_add(e.1, Relaxed);
-                s.sum.fetch_add(e.2, Relaxed);
-                *e = (NONE, 0, 0);
-            }
+            write_out(self.slots, e);
         }
         self.waiting = 0;
     }
@@ -399,15 +393,21 @@ impl Local<'_> {
     fn put_off(&mut self, id: u32, visits: u32, sum: u64) {
         let e = &mut self.later[id as usize % LATER];
         if e.0 != id {
-            if e.0 != NONE {
-                let s = &self.slots[e.0 as usize];
-                s.visits.fetch_add(e.1, Relaxed);
-                s.sum.fetch_add(e.2, Relaxed);
-            }
-            *e = (id, 0, 0);
+            write_out(self.slots, e);
+            e.0 = id;
         }
         (e.1, e.2) = (e.1 + visits, e.2 + sum);
     }
+}
+
+/// Adds a put-off entry's counts to its node, if it holds one, and empties it.
+fn write_out(slots: &[Slot], e: &mut (u32, u32, u64)) {
+    if e.0 != NONE {
+        let s = &slots[e.0 as usize];
+        s.visits.fetch_add(e.1, Relaxed);
+        s.sum.fetch_add(e.2, Relaxed);
+    }
+    *e = (NONE, 0, 0);
 }
 
 #[cfg(test)]

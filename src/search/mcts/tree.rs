@@ -197,11 +197,6 @@ pub(crate) trait Nodes {
     /// Writes the counts put off so far.
     fn flush(&mut self) {}
 
-    /// The visits of `node` as UCT's parent count.
-    fn parent_visits(&self, node: u32) -> u32 {
-        self.stats(node).0
-    }
-
     /// The children of `node`, in order.
     fn children(&self, node: u32) -> Children<'_, Self>
     where
