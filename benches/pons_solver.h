@@ -9,7 +9,7 @@
  * libminimax.a: no file under src/ or c_examples/ includes it (tests/licence.rs checks).
  *
  * What it is: his dedicated solver (bitboard, non-losing moves, threat ordering, score
- * bounds, a 64 MB transposition table holding upper and lower bounds, null-window solve),
+ * bounds, a transposition table holding upper and lower bounds, null-window solve),
  * without the opening book. The benchmark runs it on the same positions as the library's
  * engine, so that the ratios compare two searches on one machine in one run.
  *
@@ -22,9 +22,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A prime number of 8-byte entries (64 MB): a 56-bit key beside an 8-bit value, as in
-   Pons' table (the first prime above 2^23). */
+/* Two variants of Pons' table; both keep one value byte per position, 0 meaning empty.
+   - His current code (the default): the first prime above 2^24 entries of 5 bytes, a
+     32-bit partial key in one array and the value in another (84 MB). The key is below
+     2^49 and the index is the key modulo a prime above 2^17, so the index and the key's
+     low 32 bits together tell the key.
+   - An older one (-DPONS_TABLE_8_BYTES): the first prime above 2^23 entries of 8 bytes,
+     the 56-bit key beside the value in one word (64 MB). */
+#ifdef PONS_TABLE_8_BYTES
 #define PONS_SIZE 8388617u
+#define PONS_VARIANT "older code (2^23+9 entries of 8 bytes)"
+#else
+#define PONS_SIZE 16777259u
+#define PONS_VARIANT "current code (2^24+43 entries of 5 bytes)"
+#endif
 #define PONS_MIN_SCORE (-(W * H) / 2 + 3)
 #define PONS_MAX_SCORE ((W * H + 1) / 2 - 3)
 
@@ -35,10 +46,16 @@ typedef struct {
 } pons_position;
 
 typedef struct {
+#ifdef PONS_TABLE_8_BYTES
     uint64_t *entries;
+#else
+    uint32_t *keys;
+    uint8_t *values;
+#endif
     unsigned long long nodes;
 } pons_solver;
 
+#ifdef PONS_TABLE_8_BYTES
 static void pons_reset(pons_solver *s) {
     if (!s->entries)
         s->entries = malloc(sizeof(uint64_t) * PONS_SIZE);
@@ -55,6 +72,28 @@ static int pons_get(const pons_solver *s, uint64_t key) {
     uint64_t e = s->entries[key % PONS_SIZE];
     return (e & ((1ULL << 56) - 1)) == key ? (int)(e >> 56) : 0;
 }
+#else
+static void pons_reset(pons_solver *s) {
+    if (!s->keys) {
+        s->keys = malloc(sizeof(uint32_t) * PONS_SIZE);
+        s->values = malloc(PONS_SIZE);
+    }
+    memset(s->keys, 0, sizeof(uint32_t) * PONS_SIZE);
+    memset(s->values, 0, PONS_SIZE);
+    s->nodes = 0;
+}
+
+static void pons_put(pons_solver *s, uint64_t key, int value) {
+    size_t i = key % PONS_SIZE;
+    s->keys[i] = (uint32_t)key;
+    s->values[i] = (uint8_t)value;
+}
+
+static int pons_get(const pons_solver *s, uint64_t key) {
+    size_t i = key % PONS_SIZE;
+    return s->keys[i] == (uint32_t)key ? s->values[i] : 0;
+}
+#endif
 
 static int pons_negamax(pons_solver *s, const pons_position *p, int alpha, int beta) {
     s->nodes++;
