@@ -405,9 +405,11 @@ impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
         } else {
             (-beta, -alpha)
         };
-        // A leaf (most nodes) is scored here, without the call: the node's code for depth
-        // 0 is a few lines once inlined.
-        let v = if depth == 1 {
+        // A leaf (most nodes) of a lean search is scored here, without the call: the
+        // node's code for depth 0 is a few lines once inlined. Not in the full engine:
+        // there the inlined copy cost 32 instructions a node of an exact solve, whose
+        // depth never reaches 1 (callgrind, Connect Four).
+        let v = if LEAN && depth == 1 {
             self.node_here(0, ply + 1, child_max, a, b)
         } else {
             self.node(depth - 1, ply + 1, child_max, a, b)
