@@ -52,6 +52,11 @@ typedef struct {
 
 static long mismatches;
 
+/* The fastest time so far: `t` in the first round, else the smaller. */
+static double fastest(int round, double best, double t) {
+    return round == 0 || t < best ? t : best;
+}
+
 /* Reads the first `count` lines "moves score" of `dir/file`; false if it cannot. */
 static bool load(set_t *s, const char *dir) {
     char path[1024];
@@ -198,15 +203,15 @@ int main(int argc, char **argv) {
         for (int r = 0; r < repeats; r++) {
             double us, nodes = 0, rust_us = 0, bare_us = 0;
             us = run_engine(s, table, 1, &s->nodes);
-            s->us = r == 0 || us < s->us ? us : s->us;
+            s->us = fastest(r, s->us, us);
             us = run_reference(s, &s->ref_nodes);
-            s->ref_us = r == 0 || us < s->ref_us ? us : s->ref_us;
+            s->ref_us = fastest(r, s->ref_us, us);
             have_rust = have_rust && run_rust(s, rust, "", &s->rust_nodes, &rust_us);
-            s->rust_us = r == 0 || rust_us < s->rust_us ? rust_us : s->rust_us;
+            s->rust_us = fastest(r, s->rust_us, rust_us);
             /* the floor, for the table below, measured beside the rest */
             if (have_rust && run_rust(s, rust, "--bare", &nodes, &bare_us)) {
                 s->bare_nodes = nodes;
-                s->bare_us = r == 0 || bare_us < s->bare_us ? bare_us : s->bare_us;
+                s->bare_us = fastest(r, s->bare_us, bare_us);
             }
         }
         double n = s->count;
@@ -246,12 +251,9 @@ int main(int argc, char **argv) {
         /* One thread again, in the same rounds as 2 and 4: the machine's speed drifts. */
         double n1, n2, n4, t1 = 0, t2 = 0, t4 = 0;
         for (int r = 0; r < repeats; r++) {
-            double t = run_engine(s, table, 1, &n1);
-            t1 = r == 0 || t < t1 ? t : t1;
-            t = run_engine(s, table, 2, &n2);
-            t2 = r == 0 || t < t2 ? t : t2;
-            t = run_engine(s, table, 4, &n4);
-            t4 = r == 0 || t < t4 ? t : t4;
+            t1 = fastest(r, t1, run_engine(s, table, 1, &n1));
+            t2 = fastest(r, t2, run_engine(s, table, 2, &n2));
+            t4 = fastest(r, t4, run_engine(s, table, 4, &n4));
         }
         char label[64];
         snprintf(label, sizeof label, "%s first %d", s->file, s->count);

@@ -279,10 +279,6 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                         (missing.map(|mv| (mv, NO_PRIOR)), missing.is_none())
                     }
                     true => {
-                        let tree = &*self.tree;
-                        self.kids.clear();
-                        self.kids
-                            .extend(tree.children(node).map(|k| (tree.mv(k), k)));
                         let (choice, all_there) = self.puct(node, max_side, open);
                         let missing = match choice {
                             Some(Puct::Child(id)) => {
@@ -385,14 +381,16 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         Ok(true)
     }
 
-    /// PUCT's choice at `node` (whose children are in `kids`) among `moves`, with
-    /// `priors` (Rosin 2011; the form of
+    /// PUCT's choice at `node` among `moves`, with `priors` (Rosin 2011; the form of
     /// Silver et al. 2017): `q + c * prior * sqrt(parent visits) / (1 + visits)`, where
     /// a move without a child counts no visits and the node's own mean as its `q`. A
     /// child whose proven bounds cannot change the node's is left out, as in `select`.
     /// Also whether every move has a child.
-    fn puct(&self, node: u32, max_side: bool, open: bool) -> (Option<Puct>, bool) {
+    fn puct(&mut self, node: u32, max_side: bool, open: bool) -> (Option<Puct>, bool) {
         let tree = &*self.tree;
+        self.kids.clear();
+        self.kids
+            .extend(tree.children(node).map(|k| (tree.mv(k), k)));
         let side = |mean: f64| if max_side { mean } else { 1.0 - mean };
         let (n_visits, n_sum) = tree.stats(node);
         let first_play = match n_visits {
