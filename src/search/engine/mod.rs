@@ -62,6 +62,9 @@ struct Engine<'a, G: Game, const LEAN: bool> {
     full_pv: bool,
     /// Set when the last iteration's PV is only the root's move.
     pv_is_partial: bool,
+    /// The ply whose node is being searched with room made on the stack (`node` makes
+    /// room there, then searches it: this tells the second call to go on).
+    room_at: u32,
 }
 
 /// A deterministic method's search on one thread: see [`super::search`].
@@ -133,6 +136,7 @@ fn run_engine<'a, G: Game, const LEAN: bool>(
         reach: 0,
         full_pv: true,
         pv_is_partial: false,
+        room_at: 0,
     };
     let result = engine.run();
     (result, (engine.pv, engine.moves, engine.deferred))

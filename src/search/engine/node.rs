@@ -42,15 +42,16 @@ impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
         alpha: i64,
         beta: i64,
     ) -> Result<i64, Halt> {
-        if !LEAN && ply % stack::EVERY == 0 && ply > 0 {
+        if !LEAN && ply % stack::EVERY == 0 && ply > 0 && ply != self.room_at {
             // (Lean: the depth limit keeps every node but the leaves above ply EVERY.)
             return self.node_with_room(depth, ply, max_side, alpha, beta);
         }
         self.node_here(depth, ply, max_side, alpha, beta)
     }
 
-    /// `node`, with room on the stack for the next `stack::EVERY` plies. Out of line, so
-    /// that the other nodes' code stays small.
+    /// `node`, with room on the stack for the next `stack::EVERY` plies. Out of line, and
+    /// calling `node` again rather than its body, so that the body has one inlined copy
+    /// (two kept `children` out of line: more calls, and 8% more time, on Connect Four).
     #[cold]
     #[inline(never)]
     fn node_with_room(
@@ -61,7 +62,10 @@ impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
         alpha: i64,
         beta: i64,
     ) -> Result<i64, Halt> {
-        stack::with_room(|| self.node_here(depth, ply, max_side, alpha, beta))
+        let room_before = std::mem::replace(&mut self.room_at, ply);
+        let v = stack::with_room(|| self.node(depth, ply, max_side, alpha, beta));
+        self.room_at = room_before;
+        v
     }
 
     /// `node`, on the stack it is on.
