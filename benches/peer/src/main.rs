@@ -456,7 +456,12 @@ fn main() {
         mcts::compare_all(&early, &mut report);
         return;
     }
-    for depth in [10, 12] {
+    // PEER_DEPTHS=10 (say) runs the plain searches at those depths only, for profiling.
+    let plain_depths: Vec<u32> = match std::env::var("PEER_DEPTHS") {
+        Ok(d) => d.split(',').map(|x| x.parse().expect("depths")).collect(),
+        Err(_) => vec![10, 12],
+    };
+    for depth in plain_depths {
         plain(&early, depth, &mut report);
     }
     if std::env::var_os("PEER_PLAIN_ONLY").is_some() {

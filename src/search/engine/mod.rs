@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicI32;
 
 use crate::search::game::{Game, GameError, Move};
 use crate::search::limits::{Plan, Team, Watch};
-use crate::search::options::{Options, Progress, SearchResult, SearchStats, search_table};
+use crate::search::options::{Method, Options, Progress, SearchResult, SearchStats, search_table};
 use crate::search::pv::Lines;
 use crate::search::stack;
 use crate::search::table::Table;
@@ -29,9 +29,9 @@ pub(crate) struct Outcome {
 
 /// One thread's search. `LEAN` compiles the node without what the search does not use:
 /// no table, no team, and a depth limit within which the stack is never looked at (see
-/// `run_thread`). Both are the same code (docs/performance.md, "The node", has the
-/// figures).
-struct Engine<'a, G: Game, const LEAN: bool> {
+/// `run_thread`); `M` compiles in the method of a lean search (see `method`). All are the
+/// same code (docs/performance.md, "The node", has the figures).
+struct Engine<'a, G: Game, const LEAN: bool, const M: u8> {
     game: &'a mut G,
     plan: Plan,
     /// The limits, the stop flag and the team of a parallel search (`watch.team`).
@@ -93,10 +93,15 @@ pub(crate) fn run_thread<'a, G: Game>(
     let buffers = SCRATCH.with(|s| s.take());
     // A search that never goes `stack::EVERY` plies deep never looks at its stack.
     let lean = table.is_none() && team.is_none() && plan.max_depth <= stack::EVERY;
-    let (result, mut buffers) = if lean {
-        run_engine::<G, true>(game, plan, stop, progress, table, team, buffers)
-    } else {
-        run_engine::<G, false>(game, plan, stop, progress, table, team, buffers)
+    let (result, mut buffers) = match (lean, plan.method) {
+        (true, Method::AlphaBeta) => {
+            run_engine::<G, true, ALPHA_BETA>(game, plan, stop, progress, table, team, buffers)
+        }
+        (true, Method::Pvs) => {
+            run_engine::<G, true, PVS>(game, plan, stop, progress, table, team, buffers)
+        }
+        (true, _) => run_engine::<G, true, ANY>(game, plan, stop, progress, table, team, buffers),
+        (false, _) => run_engine::<G, false, ANY>(game, plan, stop, progress, table, team, buffers),
     };
     // Kept for the next search, up to a usual depth: a rare very deep search should not
     // leave its memory behind.
@@ -109,8 +114,28 @@ pub(crate) fn run_thread<'a, G: Game>(
 
 type Scratch = (Lines, PlyBuffers, PlyBuffers);
 
-/// `run_thread` with the node compiled lean or not.
-fn run_engine<'a, G: Game, const LEAN: bool>(
+/// The method a node is compiled for: `ANY` reads it from the plan at each node. A lean
+/// search, whose node is a few dozen instructions besides the game's, is compiled for
+/// alpha-beta and PVS each: the method's tests then cost nothing (4% of the time of a
+/// plain Connect Four search, docs/performance.md).
+const ANY: u8 = 0;
+const ALPHA_BETA: u8 = 1;
+const PVS: u8 = 2;
+
+impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
+    /// The search's method: a constant where the node is compiled for one.
+    #[inline(always)]
+    fn method(&self) -> Method {
+        match M {
+            ALPHA_BETA => Method::AlphaBeta,
+            PVS => Method::Pvs,
+            _ => self.plan.method,
+        }
+    }
+}
+
+/// `run_thread` with the node compiled lean or not, for method `M`.
+fn run_engine<'a, G: Game, const LEAN: bool, const M: u8>(
     game: &'a mut G,
     plan: Plan,
     stop: Option<&'a AtomicI32>,
@@ -120,7 +145,7 @@ fn run_engine<'a, G: Game, const LEAN: bool>(
     (mut pv, moves, deferred): Scratch,
 ) -> (Result<Outcome, GameError>, Scratch) {
     pv.reset();
-    let mut engine = Engine::<G, LEAN> {
+    let mut engine = Engine::<G, LEAN, M> {
         game,
         plan,
         watch: Watch::new(plan, stop, team),

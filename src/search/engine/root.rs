@@ -7,7 +7,7 @@ use crate::search::limits::Halt;
 use crate::search::options::{Method, Progress, SearchResult};
 use crate::search::value::{self, INF, MAX_PLY, check_score};
 
-impl<G: Game, const LEAN: bool> Engine<'_, G, LEAN> {
+impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     pub(super) fn run(&mut self) -> Result<Outcome, GameError> {
         let root_max = self.game.max_to_move().unwrap_or(self.plan.max_at_root);
         let sign = if root_max { 1 } else { -1 };
