@@ -89,6 +89,13 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         v
     }
 
+    /// Whether a node searched `depth` plies deep is a lean leaf, which neither clears a
+    /// line nor readies buffers: its parent takes its move alone, with no line below.
+    #[inline(always)]
+    fn lineless(depth: u32) -> bool {
+        LEAN && depth == 0
+    }
+
     /// Makes the buffers of ply `ply` ready, the first time the search reaches it.
     #[cold]
     fn grow(&mut self, ply: u32) {
@@ -115,8 +122,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         let given_key = if LEAN { None } else { self.next_key.take() };
         self.watch.check(self.stats.nodes)?;
         let p = ply as usize;
-        // A lean leaf has no line and no buffers: its parent takes its move alone.
-        if !(LEAN && depth == 0) {
+        if !Self::lineless(depth) {
             if ply >= self.height {
                 self.grow(ply);
             }
@@ -381,7 +387,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             // always.
             let exact = v > best.alpha && v < beta;
             if ply == 0 || (self.full_pv && exact) {
-                let below = self.full_pv && !(LEAN && depth == 1);
+                let below = self.full_pv && !Self::lineless(depth - 1);
                 self.pv.set(ply as usize, mv, below);
             }
         }
