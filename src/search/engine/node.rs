@@ -453,13 +453,10 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         } else {
             (-beta, -alpha)
         };
-        // In a lean search, a frontier node's children (leaves: most nodes) are scored
-        // here, without a call: the node's code for depth 0 is a few lines once inlined;
-        // and a frontier node gets a function of its own. In a loop that served every
-        // depth (the code before), the inlined leaves made every inner node's loop costly
-        // to enter: 7.5% more instructions and 5-8% more time (callgrind and the peer
-        // benchmark, Connect Four). Not in the full engine: there the inlined copy cost 32
-        // instructions a node of an exact solve, whose depth never reaches 1.
+        // Lean: a frontier node scores its leaves (most nodes) here, without a call, and
+        // is itself a function of its own, so that deeper nodes' loop stays small. Not in
+        // the full engine, whose exact solves never reach depth 1 (docs/performance.md,
+        // "The frontier", has the figures).
         let v = if LEAN && FRONTIER {
             self.node_here(0, ply + 1, child_max, a, b)
         } else if LEAN && depth == 2 {
