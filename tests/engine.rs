@@ -524,6 +524,34 @@ fn extreme_scores_do_not_overflow_and_invalid_ones_are_refused() {
     );
 }
 
+/// A broken score is reported from whatever depth it comes, by the lean node (no table,
+/// a depth limit of 16 or less) and the full one alike, and the game is left at its root:
+/// the nodes below the root pass an error up beside their value, not in it.
+#[test]
+fn a_broken_score_is_reported_from_any_depth() {
+    for ply in 1..=6 {
+        let mut tree = format!("({} 0)", i32::MIN);
+        for _ in 1..ply {
+            tree = format!("({tree} 0)");
+        }
+        let mut g = TreeGame::new(&tree);
+        for method in METHODS {
+            for (depth, table) in [(16, false), (16, true), (u32::MAX, false)] {
+                for id in [false, true] {
+                    let r = search(&mut g, &mut opts(method, depth, id, table));
+                    let case = format!("ply {ply}, {method:?}, depth {depth}, table {table}");
+                    assert_eq!(
+                        r.map(|r| r.value),
+                        Err(GameError::ScoreOutOfRange),
+                        "{case}"
+                    );
+                    assert_eq!(g.path, [0], "{case}: the game is back at its root");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn limits_and_the_stop_flag_return_a_legal_move() {
     let legal = |mv: Option<Move>| mv.is_some_and(|c| (0..7).contains(&c));

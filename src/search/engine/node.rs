@@ -42,11 +42,28 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         alpha: i64,
         beta: i64,
     ) -> Result<i64, Halt> {
-        if !LEAN && ply % stack::EVERY == 0 && ply > 0 && ply != self.room_at {
+        let v = self.node_bare(depth, ply, max_side, alpha, beta);
+        self.halt.take().map_or(Ok(v), Err)
+    }
+
+    /// `node`'s recursive call: on a halt, any value, with the halt in `self.halt`.
+    fn node_bare(&mut self, depth: u32, ply: u32, max_side: bool, alpha: i64, beta: i64) -> i64 {
+        let v = if !LEAN && ply % stack::EVERY == 0 && ply > 0 && ply != self.room_at {
             // (Lean: the depth limit keeps every node but the leaves above ply EVERY.)
-            return self.node_with_room(depth, ply, max_side, alpha, beta);
-        }
-        self.node_here(depth, ply, max_side, alpha, beta)
+            self.node_with_room(depth, ply, max_side, alpha, beta)
+        } else {
+            self.node_here(depth, ply, max_side, alpha, beta)
+        };
+        self.bare(v)
+    }
+
+    /// A value, or the halt kept for the parent to take.
+    #[inline(always)]
+    fn bare(&mut self, v: Result<i64, Halt>) -> i64 {
+        v.unwrap_or_else(|h| {
+            self.halt = Some(h);
+            0
+        })
     }
 
     /// `node`, with room on the stack for the next `stack::EVERY` plies. Out of line, and
@@ -111,8 +128,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     /// A lean node one ply above the leaves (most of a lean search's inner nodes), in a
     /// function of its own with its loop over the leaves inlined: one frame, not two.
     #[inline(never)]
-    fn frontier(&mut self, ply: u32, max_side: bool, alpha: i64, beta: i64) -> Result<i64, Halt> {
-        self.node_body::<true>(1, ply, max_side, alpha, beta)
+    fn frontier(&mut self, ply: u32, max_side: bool, alpha: i64, beta: i64) -> i64 {
+        let v = self.node_body::<true>(1, ply, max_side, alpha, beta);
+        self.bare(v)
     }
 
     /// `node`, with `self.reach` counting from this node; `FRONTIER`: a lean node one ply
@@ -458,12 +476,18 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         // the full engine, whose exact solves never reach depth 1 (docs/performance.md,
         // "The frontier", has the figures).
         let v = if LEAN && FRONTIER {
-            self.node_here(0, ply + 1, child_max, a, b)
-        } else if LEAN && depth == 2 {
-            self.frontier(ply + 1, child_max, a, b)
+            self.node_here(0, ply + 1, child_max, a, b)?
         } else {
-            self.node(depth - 1, ply + 1, child_max, a, b)
-        }?;
+            let v = if LEAN && depth == 2 {
+                self.frontier(ply + 1, child_max, a, b)
+            } else {
+                self.node_bare(depth - 1, ply + 1, child_max, a, b)
+            };
+            if let Some(h) = self.halt.take() {
+                return Err(h);
+            }
+            v
+        };
         Ok(if child_max == max_side { v } else { -v })
     }
 }
