@@ -276,8 +276,12 @@ fn load(dir: &str, set: &str, n: usize) -> Vec<Board> {
 const REPEATS: usize = 3;
 
 /// Fixed depth without a table: our alpha-beta against their `Negamax`, and the floor.
+/// Their root order is random, so their node count varies from run to run: their time
+/// is taken at their mean node count over the runs (what a user waits for on average)
+/// and their best speed (the machine's noise only slows a run down); their fastest runs,
+/// which are also their luckiest orders, are printed beside it.
 fn plain(positions: &[Board], depth: u32, report: &mut Report) {
-    let (mut us, mut them) = (Cost::default(), Cost::default());
+    let (mut us, mut them, mut luckiest) = (Cost::default(), Cost::default(), Cost::default());
     let mut floor = Cost::default();
     for b in positions {
         let mut opts = Options {
@@ -287,7 +291,8 @@ fn plain(positions: &[Board], depth: u32, report: &mut Report) {
             table_bytes: 0,
             ..Options::default()
         };
-        let (mut ours, mut theirs, mut fl) = (None::<Cost>, None::<(Duration, f64)>, None::<Cost>);
+        let (mut ours, mut fl) = (None::<Cost>, None::<Cost>);
+        let (mut fastest, mut best_speed, mut their_nodes) = (None::<Cost>, 0f64, 0u64);
         for _ in 0..REPEATS {
             let (r, t, n) = measure(|| search(&mut b.clone(), &mut opts).unwrap());
             if ours.is_none_or(|c| t < c.time) {
@@ -295,11 +300,11 @@ fn plain(positions: &[Board], depth: u32, report: &mut Report) {
             }
             let mut negamax = peer::Negamax::new(Eval, depth as u8);
             let (_, t, n) = measure(|| negamax.choose_move(b));
-            // Their fastest run, and their best speed (the node count varies with the order).
-            let speed = n as f64 / t.as_secs_f64();
-            let (fastest, best_speed) = theirs.get_or_insert((t, speed));
-            *fastest = (*fastest).min(t);
-            *best_speed = best_speed.max(speed);
+            if fastest.is_none_or(|c| t < c.time) {
+                fastest = Some(Cost { time: t, nodes: n });
+            }
+            best_speed = best_speed.max(n as f64 / t.as_secs_f64());
+            their_nodes += n;
             let theirs = theirs_as_ours(negamax.root_value());
             assert_eq!(r.value, theirs, "depth {depth}, {b:?}: the values differ");
             let (v, t, n) = measure(|| floor_search(*b, depth));
@@ -311,22 +316,32 @@ fn plain(positions: &[Board], depth: u32, report: &mut Report) {
                 fl = Some(Cost { time: t, nodes: n });
             }
         }
-        let (o, (t, speed)) = (ours.unwrap(), theirs.unwrap());
+        let o = ours.unwrap();
         us.add(o.time, o.nodes);
-        them.add(t, (t.as_secs_f64() * speed) as u64);
+        let mean_nodes = their_nodes / REPEATS as u64;
+        them.add(
+            Duration::from_secs_f64(mean_nodes as f64 / best_speed),
+            mean_nodes,
+        );
+        let f = fastest.unwrap();
+        luckiest.add(f.time, f.nodes);
         let fl = fl.unwrap();
         floor.add(fl.time, fl.nodes);
     }
     println!(
-        "plain alpha-beta, depth {depth}, no table: ours {:.3} s, {} nodes ({:.1}M/s); \
-         theirs {:.3} s ({:.1}M/s); values agree\n  \
+        "plain alpha-beta, depth {depth}, no table: ours {:.3} s, {:.1}M nodes ({:.1}M/s); \
+         theirs {:.3} s at their mean of {:.1}M nodes ({:.1}M/s; their fastest runs, their \
+         luckiest root orders: {:.3} s, {:.1}M nodes); values agree\n  \
          the floor over our trait: {:.3} s ({:.1}M/s); ours plays {:.2}x its moves a second, \
          the floor {:.2}x minimax-rs's",
         us.time.as_secs_f64(),
-        us.nodes,
+        us.nodes as f64 / 1e6,
         us.per_second() / 1e6,
         them.time.as_secs_f64(),
+        them.nodes as f64 / 1e6,
         them.per_second() / 1e6,
+        luckiest.time.as_secs_f64(),
+        luckiest.nodes as f64 / 1e6,
         floor.time.as_secs_f64(),
         floor.per_second() / 1e6,
         us.per_second() / floor.per_second(),
