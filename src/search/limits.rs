@@ -208,8 +208,12 @@ pub(crate) struct Watch<'a> {
     pub team: Option<&'a Team>,
     /// Nodes already added to the team's count.
     synced: u64,
-    /// The node count at which `check` next looks.
+    /// The node count at which `tick` next looks.
     next_look: u64,
+    /// Nodes left before that look: the search's node count is `next_look - left`, so
+    /// that counting a node and checking it is one decrement and one branch (a count and
+    /// a comparison with the next look were 2.5% of a plain search's instructions).
+    left: u64,
     /// The node count and the time at the last look.
     last_nodes: u64,
     last_time: Instant,
@@ -224,24 +228,41 @@ impl<'a> Watch<'a> {
             stop,
             team,
             synced: 0,
-            next_look: 0,
+            next_look: 1,
+            left: 1,
             last_nodes: 0,
             last_time: plan.start,
         }
     }
 
-    /// Whether the search must halt at its `nodes`-th node: the first node looks, then
-    /// one node in up to 256 (a comparison on the others), and the node past the limit.
+    /// Counts a node, and says whether the search must halt there: the first node looks,
+    /// then one node in up to 256, and the node past the limit.
     #[inline(always)]
-    pub(crate) fn check(&mut self, nodes: u64) -> Result<(), Halt> {
-        if nodes < self.next_look {
+    pub(crate) fn tick(&mut self) -> Result<(), Halt> {
+        self.left -= 1;
+        if self.left != 0 {
             return Ok(());
         }
-        self.look(nodes)
+        self.look(self.next_look)
     }
 
+    /// The nodes counted so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.next_look - self.left
+    }
+
+    /// Looks at the limits at the `nodes`-th node. After a halt, the next node looks
+    /// again (and halts again).
     #[cold]
     fn look(&mut self, nodes: u64) -> Result<(), Halt> {
+        let looked = self.look_at(nodes);
+        if looked.is_err() {
+            (self.next_look, self.left) = (nodes + 1, 1);
+        }
+        looked
+    }
+
+    fn look_at(&mut self, nodes: u64) -> Result<(), Halt> {
         let limit = self.node_limit;
         if limit != 0 && nodes > limit {
             return self.halt();
@@ -270,6 +291,7 @@ impl<'a> Watch<'a> {
             // A limit of u64::MAX is as good as none.
             self.next_look = self.next_look.min(limit.saturating_add(1));
         }
+        self.left = self.next_look - nodes;
         Ok(())
     }
 

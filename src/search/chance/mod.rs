@@ -44,6 +44,7 @@ struct Chance<'a, G: Game> {
     /// Bounds on every score and evaluation (Star1 and Star2); `(-inf, inf)` otherwise.
     lo: f64,
     hi: f64,
+    /// The statistics, but for the node count, which `watch` keeps and `finish` copies in.
     stats: SearchStats,
     /// Leaves cut off by the depth limit in the current iteration (0: proven).
     horizon: u64,

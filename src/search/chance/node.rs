@@ -49,9 +49,8 @@ impl<G: Game> Chance<'_, G> {
         // A position a probe entered was counted then.
         let hint = self.hint.take().filter(|h| h.0 == ply).map(|h| h.1);
         if hint.is_none() {
-            self.stats.nodes += 1;
+            self.watch.tick()?;
         }
-        self.watch.check(self.stats.nodes)?;
         let p = ply as usize;
         self.grow(p);
         self.pv.clear(p);

@@ -56,7 +56,7 @@ impl<G: Game> Chance<'_, G> {
                     depth: result.depth,
                     value: result.value,
                     expected: result.expected,
-                    nodes: self.stats.nodes,
+                    nodes: self.watch.nodes(),
                     elapsed: self.plan.start.elapsed(),
                     pv: &result.pv,
                 });
@@ -81,6 +81,7 @@ impl<G: Game> Chance<'_, G> {
 
     pub(super) fn finish(&mut self, mut result: SearchResult) -> SearchResult {
         self.stats.elapsed = self.plan.start.elapsed();
+        self.stats.nodes = self.watch.nodes();
         result.stats = self.stats;
         result
     }

@@ -198,8 +198,7 @@ impl<G: Game> Chance<'_, G> {
         if depth == 0 || self.game.outcome().is_some() || self.game.is_chance() {
             return Ok(None);
         }
-        self.stats.nodes += 1;
-        self.watch.check(self.stats.nodes)?;
+        self.watch.tick()?;
         let p = ply as usize;
         self.grow(p);
         let key = self.table.and_then(|_| self.game.hash());

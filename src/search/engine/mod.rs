@@ -39,6 +39,7 @@ struct Engine<'a, G: Game, const LEAN: bool, const M: u8> {
     /// The caller's progress callback: the first thread's only.
     progress: Option<&'a mut (dyn FnMut(&Progress) + 'a)>,
     table: Option<&'a Table>,
+    /// The statistics, but for the node count, which `watch` keeps and `finish` copies in.
     stats: SearchStats,
     /// Leaves cut off by the depth limit in the current iteration (0: the value is proven).
     horizon: u64,

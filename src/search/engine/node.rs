@@ -150,9 +150,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         mut alpha: i64,
         mut beta: i64,
     ) -> Result<i64, Halt> {
-        self.stats.nodes += 1;
         let given_key = if LEAN { None } else { self.next_key.take() };
-        self.watch.check(self.stats.nodes)?;
+        self.watch.tick()?;
         let p = ply as usize;
         if !Self::lineless(depth) {
             if ply >= self.height {

@@ -62,7 +62,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 // In a team, each depth is reported once, in order, from the caller's
                 // thread: the iterations the other threads completed before this one too.
                 (Some(team), report) => {
-                    let (nodes, pv) = (self.stats.nodes, &result.pv);
+                    let (nodes, pv) = (self.watch.nodes(), &result.pv);
                     team.record(result.depth, result.value, nodes, elapsed, pv);
                     if let Some(report) = report {
                         team.report_upto(u32::MAX, *report);
@@ -72,7 +72,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                     depth: result.depth,
                     value: result.value,
                     expected: None,
-                    nodes: self.stats.nodes,
+                    nodes: self.watch.nodes(),
                     elapsed,
                     pv: &result.pv,
                 }),
@@ -94,6 +94,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
 
     fn finish(&mut self, mut result: SearchResult, completed: bool) -> Outcome {
         self.stats.elapsed = self.plan.start.elapsed();
+        self.stats.nodes = self.watch.nodes();
         result.stats = self.stats;
         Outcome { result, completed }
     }
