@@ -52,7 +52,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             // (Lean: the depth limit keeps every node but the leaves above ply EVERY.)
             return self.node_with_room(depth, ply, max_side, alpha, beta);
         }
-        let v = self.node_here(depth, ply, max_side, alpha, beta);
+        let v = self.node_here::<false>(depth, ply, max_side, alpha, beta);
         self.bare(v)
     }
 
@@ -91,9 +91,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         v
     }
 
-    /// `node`, on the stack it is on.
+    /// `node`, on the stack it is on; `FRONTIER` as in `node_body`.
     #[inline(always)]
-    fn node_here(
+    fn node_here<const FRONTIER: bool>(
         &mut self,
         depth: u32,
         ply: u32,
@@ -103,20 +103,22 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     ) -> Result<i64, Halt> {
         if LEAN {
             // `reach` serves the table's proven entries only.
-            return self.node_body::<false>(depth, ply, max_side, alpha, beta);
+            return self.node_body::<FRONTIER>(depth, ply, max_side, alpha, beta);
         }
         let reach_before = self.reach;
         self.reach = ply;
-        let v = self.node_body::<false>(depth, ply, max_side, alpha, beta);
+        let v = self.node_body::<FRONTIER>(depth, ply, max_side, alpha, beta);
         self.reach = self.reach.max(reach_before);
         v
     }
 
-    /// Whether a node searched `depth` plies deep is a lean leaf, which neither clears a
-    /// line nor readies buffers: its parent takes its move alone, with no line below.
+    /// Whether a node searched `depth` plies deep is a leaf, which neither clears a line
+    /// nor readies buffers: its parent takes its move alone, with no line below. (A
+    /// search to no depth limit never reaches depth 0: it learns its height from the
+    /// game's ends.)
     #[inline(always)]
     fn lineless(depth: u32) -> bool {
-        LEAN && depth == 0
+        depth == 0
     }
 
     /// Makes the buffers of ply `ply` ready, the first time the search reaches it.
@@ -131,16 +133,16 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         self.height = ply + 1;
     }
 
-    /// A lean node one ply above the leaves (most of a lean search's inner nodes), in a
-    /// function of its own with its loop over the leaves inlined: one frame, not two.
+    /// A node one ply above the leaves (most of a depth-limited search's inner nodes),
+    /// in a function of its own with its loop over the leaves inlined: one frame, not two.
     #[inline(never)]
     fn frontier(&mut self, ply: u32, max_side: bool, alpha: i64, beta: i64) -> i64 {
-        let v = self.node_body::<true>(1, ply, max_side, alpha, beta);
+        let v = self.node_here::<true>(1, ply, max_side, alpha, beta);
         self.bare(v)
     }
 
-    /// `node`, with `self.reach` counting from this node; `FRONTIER`: a lean node one ply
-    /// above the leaves, whose loop over its children is inlined with the leaves in it.
+    /// `node`, with `self.reach` counting from this node; `FRONTIER`: a node one ply above
+    /// the leaves, whose loop over its children is inlined with the leaves in it.
     #[inline(always)]
     fn node_body<const FRONTIER: bool>(
         &mut self,
@@ -476,14 +478,15 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         } else {
             (-beta, -alpha)
         };
-        // Lean: a frontier node scores its leaves (most nodes) here, without a call, and
-        // is itself a function of its own, so that deeper nodes' loop stays small. Not in
-        // the full engine, whose exact solves never reach depth 1 (docs/performance.md,
-        // "The frontier", has the figures).
-        let v = if LEAN && FRONTIER {
-            self.node_here(0, ply + 1, child_max, a, b)?
+        // A frontier node scores its leaves (most nodes of a depth-limited search) here,
+        // without a call, and is itself a function of its own, so that deeper nodes' loop
+        // stays small (docs/performance.md, "The frontier", has the figures). The full
+        // engine's exact solves never reach depth 1; its frontier is never where a node
+        // makes room on the stack, which `node_bare` does.
+        let v = if FRONTIER {
+            self.node_here::<false>(0, ply + 1, child_max, a, b)?
         } else {
-            let v = if LEAN && depth == 2 {
+            let v = if depth == 2 && (LEAN || (ply + 1) % stack::EVERY != 0) {
                 self.frontier(ply + 1, child_max, a, b)
             } else {
                 self.node_bare(depth - 1, ply + 1, child_max, a, b)
