@@ -424,14 +424,18 @@ fn deepening(positions: &[Board], depth: u32, threads: usize, report: &mut Repor
     report.target(&format!("{what} depth {depth} time"), time, true, bound);
 }
 
-/// Exact solving of the plain type on 1 and 2 threads (ours only).
+/// Exact solving of the plain type on 1 and 2 threads (ours only), with the round trip of
+/// a cache line between two threads before and after: what sharing the table costs on
+/// this machine varies several-fold with it (docs/performance.md).
 fn exact(positions: &[Board], report: &mut Report) {
     let mut times = [Duration::ZERO; 2];
     let mut values = [Vec::new(), Vec::new()];
     let mut table = Table::new(TABLE_BYTES).expect("a table");
     table.prefault();
-    for (i, threads) in [1, 2].into_iter().enumerate() {
-        for b in positions {
+    let trip_before = round_trip();
+    // Alternating, a position at a time, so that the machine's drift falls on both.
+    for b in positions {
+        for (i, threads) in [1, 2].into_iter().enumerate() {
             table.clear();
             let mut opts = Options {
                 method: Method::Exact,
@@ -448,10 +452,13 @@ fn exact(positions: &[Board], report: &mut Report) {
     }
     assert_eq!(values[0], values[1], "1 and 2 threads give the same values");
     println!(
-        "exact solve, {} positions, plain type: 1 thread {:.3} s, 2 threads {:.3} s",
+        "exact solve, {} positions, plain type: 1 thread {:.3} s, 2 threads {:.3} s; a cache \
+         line's round trip between two threads: {:.0} ns before, {:.0} ns after",
         positions.len(),
         times[0].as_secs_f64(),
-        times[1].as_secs_f64()
+        times[1].as_secs_f64(),
+        trip_before.as_secs_f64() * 1e9,
+        round_trip().as_secs_f64() * 1e9
     );
     let speedup = times[0].as_secs_f64() / times[1].as_secs_f64();
     report.target("exact solve speed-up on 2 threads", speedup, false, 1.5);
@@ -577,4 +584,41 @@ fn floor_search(mut b: Board, depth: u32) -> i32 {
     let v = floor.node(depth, 0, -(1 << 60), 1 << 60);
     assert_eq!(floor.error, None, "the plain type breaks no contract");
     ((v + (1 << 23)) >> 24) as i32
+}
+
+/// The time a cache line takes to go from one thread to another and back, the median of
+/// five runs of 100,000 round trips: two threads pass a counter back and forth, each
+/// waiting for the other's increment. Sharing a tree or a table costs about this at every line
+/// both threads write, and on this virtual machine it varies several-fold with where the
+/// host places the two cores.
+pub fn round_trip() -> Duration {
+    use std::sync::atomic::{AtomicU64, Ordering::Acquire, Ordering::Release};
+    const TRIPS: u64 = 100_000;
+    #[repr(align(128))]
+    struct Line(AtomicU64);
+    let mut runs: Vec<Duration> = (0..5)
+        .map(|_| {
+            let line = Line(AtomicU64::new(0));
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    for i in 0..TRIPS {
+                        while line.0.load(Acquire) != 2 * i + 1 {
+                            std::hint::spin_loop();
+                        }
+                        line.0.store(2 * i + 2, Release);
+                    }
+                });
+                let start = Instant::now();
+                for i in 0..TRIPS {
+                    line.0.store(2 * i + 1, Release);
+                    while line.0.load(Acquire) != 2 * i + 2 {
+                        std::hint::spin_loop();
+                    }
+                }
+                start.elapsed() / TRIPS as u32
+            })
+        })
+        .collect();
+    runs.sort();
+    runs[2]
 }

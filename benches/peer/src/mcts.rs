@@ -19,7 +19,7 @@ use treant::tree_policy::UCTPolicy;
 use treant::{Evaluator, GameState, MCTS, MCTSManager, ProvenValue, SearchHandle};
 
 use crate::hex::{Hex, HexGame};
-use crate::{Board, C4, Report};
+use crate::{Board, C4, Report, round_trip};
 
 /// A small generator for treant's playouts (xorshift64*, Vigna's description).
 pub struct Xorshift(pub u64);
@@ -261,6 +261,7 @@ pub fn threads<S: Contest>(name: &str, positions: &[S], playouts: u64, report: &
         assert_eq!(r.threads, threads, "{:?}", r.fewer_threads);
         assert_eq!(r.playouts, playouts, "no early proof in an opening");
     };
+    let trip_before = round_trip();
     let (mut one, mut two, mut apart) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for b in positions {
         one += fastest(|| run(1, b));
@@ -291,6 +292,13 @@ pub fn threads<S: Contest>(name: &str, positions: &[S], playouts: u64, report: &
         rate(two),
         rate(apart),
         one.as_secs_f64() / apart.as_secs_f64()
+    );
+    let trip_after = round_trip();
+    println!(
+        "  a cache line's round trip between two threads: {:.0} ns before, {:.0} ns after \
+         (a shared tree pays it wherever both threads write)",
+        trip_before.as_secs_f64() * 1e9,
+        trip_after.as_secs_f64() * 1e9
     );
     report.target(
         &format!("MCTS playouts/s on {name}, 2 threads over 1"),
