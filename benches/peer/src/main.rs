@@ -588,9 +588,9 @@ fn floor_search(mut b: Board, depth: u32) -> i32 {
 
 /// The time a cache line takes to go from one thread to another and back, the median of
 /// five runs of 100,000 round trips: two threads pass a counter back and forth, each
-/// waiting for the other's increment. Sharing a tree or a table costs about this at every line
-/// both threads write, and on this virtual machine it varies several-fold with where the
-/// host places the two cores.
+/// waiting for the other's increment. Sharing a tree or a table costs about this at every
+/// line both threads write, and on this virtual machine it varies several-fold with where
+/// the host places the two cores.
 pub fn round_trip() -> Duration {
     use std::sync::atomic::{AtomicU64, Ordering::Acquire, Ordering::Release};
     const TRIPS: u64 = 100_000;
