@@ -23,6 +23,14 @@ pub(crate) struct Team {
     pub done: AtomicBool,
 }
 
+/// What `claim` found: the lock held for the caller, the child already there, or the
+/// lock held by another thread.
+enum Claim {
+    Held,
+    There,
+    Busy,
+}
+
 /// One search's state on one thread: the game, the tree (its own, or shared with other
 /// threads), and buffers reused by every iteration.
 pub(crate) struct Run<'r, 'a, G: Game, T: Nodes> {
@@ -266,7 +274,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             if lo == hi && !open {
                 return Ok(lo); // proven: its value is known, no playout needed
             }
-            let (mut expand, mut chosen) = (None, None);
+            let (mut expand, mut chosen, mut busy) = (None, None, false);
             if open || !self.tree.is_expanded(node) {
                 self.moves.clear();
                 self.game.moves(&mut self.moves)?;
@@ -298,7 +306,11 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                     expand = Some(m);
                 }
                 if let Some((mv, _)) = expand.filter(|_| T::SHARED) {
-                    expand = self.claim(node, mv).and(expand);
+                    match self.claim(node, mv) {
+                        Claim::Held => {}
+                        Claim::There => expand = None,
+                        Claim::Busy => (expand, busy) = (None, true),
+                    }
                 }
             }
             let (child, mv) = match expand {
@@ -312,6 +324,12 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 }
                 None => match chosen.or_else(|| self.select(node, max_side, open)) {
                     Some(child) => (child, self.tree.mv(child)),
+                    // Another thread is adding this node's first child (or the only one
+                    // left to choose): wait for it and choose again, so that every
+                    // playout through a node with moves goes through one of its children
+                    // (the root's counts sum to the playouts). Each retry follows a
+                    // child another thread added, or the search's end.
+                    None if busy && self.wait_unlocked(node) => continue,
                     None => return self.playout(max_side),
                 },
             };
@@ -424,18 +442,36 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         (best.map(|(_, choice)| choice), !any_missing)
     }
 
+    /// With threads: waits while another thread holds `node`'s lock; false (at once) if
+    /// the search is ending, when a thread may have stopped holding it. Adding a child
+    /// takes the holder a play, the game's questions and an undo: the wait is short.
+    fn wait_unlocked(&self, node: u32) -> bool {
+        let mut spins = 0u32;
+        while self.tree.is_locked(node) {
+            if self.team.is_some_and(|t| t.done.load(Relaxed)) {
+                return false;
+            }
+            spins = spins.wrapping_add(1);
+            if spins % 1024 == 0 {
+                std::thread::yield_now(); // the holder may be waiting for this core
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        true
+    }
+
     /// With threads: takes `node`'s lock to add `mv`'s child, if no other thread added it
-    /// meanwhile. `None` (no lock held) when the lock is taken or the child is there: the
-    /// caller then selects.
-    fn claim(&mut self, node: u32, mv: Move) -> Option<Move> {
+    /// meanwhile. Unless `Held`, no lock is held and the caller selects.
+    fn claim(&mut self, node: u32, mv: Move) -> Claim {
         if !self.tree.lock(node) {
-            return None;
+            return Claim::Busy;
         }
         if self.tree.child(node, mv).is_some() {
             self.tree.unlock(node);
-            return None;
+            return Claim::There;
         }
-        Some(mv)
+        Claim::Held
     }
 
     /// Plays `mv` from `node`, resolves the chance steps after it, and adds its child (a
@@ -625,5 +661,75 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::mcts::shared::SharedTree;
+    use crate::search::mcts::tree::Tree;
+    use crate::search::mcts::{Convert, Reward};
+
+    /// Two moves a turn, four plies, then a draw.
+    struct Four(u32);
+
+    impl Game for Four {
+        fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+            out.extend([0, 1]);
+            Ok(())
+        }
+        fn play(&mut self, _: Move) {
+            self.0 += 1;
+        }
+        fn undo(&mut self, _: Move) {
+            self.0 -= 1;
+        }
+        fn outcome(&mut self) -> Option<i32> {
+            (self.0 == 4).then_some(0)
+        }
+        fn evaluate(&mut self) -> i32 {
+            0
+        }
+    }
+
+    #[test]
+    fn a_thread_that_finds_the_root_growing_waits_and_goes_through_a_child() {
+        let mut tree = Tree::default();
+        tree.reset(true, false, 0);
+        let shared = SharedTree::copy_of(&tree, 100).unwrap();
+        let team = Team::default();
+        // Another thread is adding the root's first child, and holds the root's lock.
+        let mut other = shared.local();
+        assert!(other.lock(0));
+        let unused = std::thread::scope(|s| {
+            let waiter = s.spawn(|| {
+                let mut game = Four(0);
+                let mut local = shared.local();
+                let mut opts = MctsOptions::default();
+                let mut rng = Rng::new(1);
+                let convert = Convert::of(&mut game, Reward::Sign { scale: 1.0 }).unwrap();
+                Run::new(
+                    &mut game,
+                    &mut local,
+                    Some(&team),
+                    &mut rng,
+                    &mut opts,
+                    convert,
+                )
+                .iterate()
+                .unwrap();
+                local.flush();
+                local.unused()
+            });
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            other.add_child(0, 0, false, false, 0, NO_PRIOR).unwrap();
+            other.unlock(0);
+            waiter.join().unwrap()
+        });
+        let back = shared.to_tree(&[other.unused(), unused]);
+        let through: u32 = back.children(0).map(|c| back.stats(c).0).sum();
+        assert_eq!(back.stats(0).0, 1, "one iteration");
+        assert_eq!(through, 1, "the iteration went through a root move");
     }
 }

@@ -342,6 +342,10 @@ impl Nodes for Local<'_> {
     fn unlock(&mut self, id: u32) {
         self.slot(id).flags.fetch_and(!LOCKED, Release);
     }
+    fn is_locked(&self, id: u32) -> bool {
+        // Acquire: once the lock is seen free, the child it was taken for is seen too.
+        self.slot(id).flags.load(Acquire) & LOCKED != 0
+    }
     #[inline]
     fn enter(&mut self, id: u32, loss: f64) -> bool {
         let s = self.slot(id);

@@ -186,6 +186,8 @@ pub(crate) trait Nodes {
     /// Takes the right to add children to `id`: false if another thread holds it.
     fn lock(&mut self, id: u32) -> bool;
     fn unlock(&mut self, id: u32);
+    /// Whether another thread holds `id`'s lock (adding a child to it) now.
+    fn is_locked(&self, id: u32) -> bool;
     /// Counts a visit as a path passes `id`: with threads, at once and as a `loss` for
     /// the side that chose it (virtual loss, Chaslot et al. 2008), so that the other
     /// threads look elsewhere meanwhile; or, for a node of many visits, later with the
@@ -278,6 +280,9 @@ impl Nodes for Tree {
         true
     }
     fn unlock(&mut self, _: u32) {}
+    fn is_locked(&self, _: u32) -> bool {
+        false
+    }
     fn enter(&mut self, _: u32, _: f64) -> bool {
         false
     }
