@@ -249,17 +249,18 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
         }
 
-        let searched = listed.map_err(Halt::from).and_then(|()| {
-            if moves.is_empty() {
-                return Err(GameError::NoMovesNotOver.into());
+        let searched = match listed {
+            Err(e) => Err(e.into()),
+            Ok(()) if moves.is_empty() => Err(GameError::NoMovesNotOver.into()),
+            Ok(()) => {
+                move_first(&mut moves, table_move);
+                if FRONTIER {
+                    self.children_body::<true>(&moves, depth, ply, max_side, alpha, beta)
+                } else {
+                    self.children(&moves, depth, ply, max_side, alpha, beta)
+                }
             }
-            move_first(&mut moves, table_move);
-            if FRONTIER {
-                self.children_body::<true>(&moves, depth, ply, max_side, alpha, beta)
-            } else {
-                self.children(&moves, depth, ply, max_side, alpha, beta)
-            }
-        });
+        };
         self.moves[p] = moves;
         let (best, best_move, horizon_before) = searched?;
 
