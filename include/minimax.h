@@ -782,7 +782,9 @@ typedef struct mm_search_options {
   bool iterative_deepening;
   /**
    * Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
-   * memory cannot be had, the search runs without a table (same answer, slower).
+   * memory cannot be had, the search runs without a table (same answer, slower). The
+   * library keeps a search's own table for the next search of the same size (the pages
+   * it wrote stay, at most this size): lend an `mm_table` to keep none.
    */
   size_t table_bytes;
   /**

@@ -78,7 +78,9 @@ pub struct mm_search_options {
     /// Search depths 1, 2, ... and stop once proven (default true).
     pub iterative_deepening: bool,
     /// Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
-    /// memory cannot be had, the search runs without a table (same answer, slower).
+    /// memory cannot be had, the search runs without a table (same answer, slower). The
+    /// library keeps a search's own table for the next search of the same size (the pages
+    /// it wrote stay, at most this size): lend an `mm_table` to keep none.
     pub table_bytes: usize,
     /// Stop after this many nodes; 0: no limit.
     pub node_limit: u64,

@@ -3,6 +3,8 @@
 //! until they are first written: a search that touches a few entries of a 16 MiB table
 //! pays for a few pages, not for zeroing 16 MiB. (The allocator's `calloc` would not do:
 //! once a large block has been freed, glibc serves the next from memory it must clear.)
+//! A search that writes most of its table pays a fault a page instead, so a search's own
+//! table is kept for the next search (`kept.rs`).
 //! Smaller tables come zeroed from the global allocator. A table about to be filled for
 //! many searches can instead be aligned to a huge page and advised onto 2 MiB pages: a
 //! probe lands anywhere in the table, and with 4 KiB pages nearly every probe would also

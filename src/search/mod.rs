@@ -38,6 +38,7 @@ mod abdada;
 mod chance;
 mod engine;
 mod game;
+mod kept;
 mod limits;
 pub mod mcts;
 mod memory;

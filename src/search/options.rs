@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
 use super::game::Move;
+use super::kept::OwnTable;
 use super::table::Table;
 
 /// Which search to run.
@@ -62,7 +63,9 @@ pub struct Options<'a> {
     /// Search depth 1, 2, ... up to `max_depth`, stopping once the value is proven.
     pub iterative_deepening: bool,
     /// The transposition table's size; 0 turns it off (so does a game without `hash`, and
-    /// memory that cannot be had: the search then runs without one).
+    /// memory that cannot be had: the search then runs without one). A search's own table
+    /// is kept for the next search of the same size, which starts it afresh for almost
+    /// nothing (the pages it wrote stay, at most this size): lend `table` to keep none.
     pub table_bytes: usize,
     /// A table to use instead of allocating one of `table_bytes`: reuse one across many
     /// searches. It keeps its entries from one search to the next (a program playing a
@@ -210,11 +213,12 @@ impl SearchResult {
 }
 
 /// The table a search uses: none for plain minimax; else the caller's if it lent one
-/// (started afresh for this search), else one of `bytes` of our own, kept in `own`.
+/// (started afresh for this search), else one of `bytes` of our own, held in `own` (the
+/// one the last search kept, if it is free: see `kept.rs`).
 pub(crate) fn search_table<'t>(
     method: Method,
     lent: &'t mut Option<&mut Table>,
-    own: &'t mut Option<Table>,
+    own: &'t mut Option<OwnTable>,
     bytes: usize,
 ) -> Option<&'t Table> {
     match (method, lent.as_deref_mut()) {
@@ -224,8 +228,8 @@ pub(crate) fn search_table<'t>(
             Some(&*t)
         }
         (_, None) => {
-            *own = Table::new(bytes);
-            own.as_ref()
+            *own = OwnTable::new(bytes);
+            own.as_deref()
         }
     }
 }
