@@ -159,13 +159,13 @@ impl Table {
         }
     }
 
-    /// Another handle on the same entries and search, for a helper thread.
     /// Where the table's memory starts: for tests that tell one table from another.
     #[cfg(test)]
     pub(crate) fn base(&self) -> *const u8 {
         self.buckets.as_ptr().cast()
     }
 
+    /// Another handle on the same entries and search, for a helper thread.
     pub(crate) fn share(&self) -> Table {
         Table {
             buckets: Arc::clone(&self.buckets),
