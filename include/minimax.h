@@ -843,6 +843,18 @@ typedef struct mm_search_options {
    * depth-limited iteration gives the same value as one thread at that depth.
    */
   uint32_t threads;
+  /**
+   * Zero, and not read: room that makes this version larger than the one before.
+   */
+  uint32_t reserved;
+  /**
+   * Whether a node one ply above the leaves of a depth-limited search reads and writes
+   * the table (default false). There the table's memory costs more than the leaves it
+   * saves when the evaluation is cheap (a few hundred processor cycles or less, as in
+   * most board games); a game whose evaluation costs more searches faster with it on.
+   * The value found is the same either way. Chance methods always use the table there.
+   */
+  bool table_frontier;
 } mm_search_options;
 
 /**
@@ -1315,14 +1327,15 @@ void mm_mcts_free(struct mm_mcts *mcts);
  * Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
  * caller was compiled), with that size and the defaults. The header's
  * `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
- * A size of an older version (96 bytes: before `threads`) gets that version's fields
- * only; a larger size gets zeros past this version's fields. Any other size is
+ * A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
+ * `table_frontier`) gets that version's fields only; a larger size gets zeros past this version's fields. Any other size is
  * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
  *
  * # Safety
  * `options` must point to `size` writable bytes, aligned for `mm_search_options`.
  */
-enum mm_status mm_search_options_init_sized(struct mm_search_options *options, size_t size);
+enum mm_status mm_search_options_init_sized(struct mm_search_options *options,
+                                            size_t size);
 
 /**
  * Searches the game from its current position. `options` may be NULL for the defaults.

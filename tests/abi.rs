@@ -74,6 +74,8 @@ fn rust_layouts() -> Vec<Layout> {
             max_moves,
             table,
             threads,
+            reserved,
+            table_frontier,
         }),
         layout!(mm_game {
             struct_size,

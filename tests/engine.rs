@@ -70,10 +70,22 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
                 }
             }
             for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
-                for (id, table) in [(false, false), (true, false), (false, true), (true, true)] {
-                    let r = search(&mut g, &mut opts(method, depth, id, table)).unwrap();
-                    let what =
-                        format!("position {k} depth {depth} {method:?} id {id} table {table}");
+                // (iterative deepening, a table, the table one ply above the leaves too)
+                for (id, table, frontier) in [
+                    (false, false, false),
+                    (true, false, false),
+                    (false, true, false),
+                    (true, true, false),
+                    (false, true, true),
+                    (true, true, true),
+                ] {
+                    let mut o = opts(method, depth, id, table);
+                    o.table_frontier = frontier;
+                    let r = search(&mut g, &mut o).unwrap();
+                    let what = format!(
+                        "position {k} depth {depth} {method:?} id {id} table {table} \
+                         frontier {frontier}"
+                    );
                     assert_eq!(r.value, plain.value, "{what}");
                     assert!(
                         tied.contains(&r.best_move.unwrap()),
@@ -158,6 +170,30 @@ fn every_method_agrees_with_plain_minimax_on_connect_four() {
     let positions = random_positions(ConnectFour::new(), 100, 0..=30, 2);
     differential(&positions, 1..=4);
     differential(&positions[..10], 5..=6);
+}
+
+/// A node one ply above the leaves leaves the table alone unless `table_frontier` asks
+/// for it: fewer probes, the same value (docs/performance.md has why).
+#[test]
+fn the_table_one_ply_above_the_leaves_is_used_only_when_asked() {
+    let mut g = ConnectFour::new();
+    for depth in [1, 2, 6] {
+        let mut o = opts(Method::Pvs, depth, true, true);
+        let off = search(&mut g, &mut o).unwrap();
+        o.table_frontier = true;
+        let on = search(&mut g, &mut o).unwrap();
+        assert_eq!(off.value, on.value, "depth {depth}");
+        assert!(
+            off.stats.table_probes < on.stats.table_probes,
+            "depth {depth}: {} probes without, {} with",
+            off.stats.table_probes,
+            on.stats.table_probes
+        );
+        if depth == 1 {
+            // The root alone, one ply above the leaves.
+            assert_eq!((off.stats.table_probes, on.stats.table_probes), (0, 1));
+        }
+    }
 }
 
 /// Plain exhaustive negamax over the naive Connect Four rules, with no engine at all:

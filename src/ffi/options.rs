@@ -118,6 +118,14 @@ pub struct mm_search_options {
     /// threads and an optimal move (maybe another of the optimal moves); a completed
     /// depth-limited iteration gives the same value as one thread at that depth.
     pub threads: u32,
+    /// Zero, and not read: room that makes this version larger than the one before.
+    pub reserved: u32,
+    /// Whether a node one ply above the leaves of a depth-limited search reads and writes
+    /// the table (default false). There the table's memory costs more than the leaves it
+    /// saves when the evaluation is cheap (a few hundred processor cycles or less, as in
+    /// most board games); a game whose evaluation costs more searches faster with it on.
+    /// The value found is the same either way. Chance methods always use the table there.
+    pub table_frontier: bool,
 }
 
 impl Default for mm_search_options {
@@ -140,18 +148,31 @@ impl Default for mm_search_options {
             max_moves: 256,
             table: std::ptr::null_mut(),
             threads: 1,
+            reserved: 0,
+            table_frontier: d.table_frontier,
         }
     }
 }
 
-/// The size of `mm_search_options` before `threads`.
+/// The size of `mm_search_options` before `threads` (0.4.0's is 96 bytes).
 const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_options, threads);
+
+/// The size of `mm_search_options` with `threads` and before `table_frontier` (104 bytes
+/// on 64-bit systems: `threads` and its padding).
+const OPTIONS_SIZE_WITHOUT_TABLE_FRONTIER: usize =
+    std::mem::offset_of!(mm_search_options, table_frontier);
+
+/// The sizes of the older versions of `mm_search_options`.
+const OLDER_OPTIONS: [usize; 2] = [
+    OPTIONS_SIZE_WITHOUT_THREADS,
+    OPTIONS_SIZE_WITHOUT_TABLE_FRONTIER,
+];
 
 /// Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
 /// caller was compiled), with that size and the defaults. The header's
 /// `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
-/// A size of an older version (96 bytes: before `threads`) gets that version's fields
-/// only; a larger size gets zeros past this version's fields. Any other size is
+/// A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
+/// `table_frontier`) gets that version's fields only; a larger size gets zeros past this version's fields. Any other size is
 /// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
 ///
 /// # Safety
@@ -164,14 +185,7 @@ pub unsafe extern "C" fn mm_search_options_init_sized(
     status_call(|| {
         let options = non_null(options)?;
         // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
-        unsafe {
-            write_sized(
-                options,
-                mm_search_options::default(),
-                size,
-                &[OPTIONS_SIZE_WITHOUT_THREADS],
-            )
-        }
+        unsafe { write_sized(options, mm_search_options::default(), size, &OLDER_OPTIONS) }
     })
 }
 
@@ -190,7 +204,7 @@ pub(crate) unsafe fn read_options(
         return Ok(defaults);
     }
     // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee).
-    unsafe { read_sized(options, defaults, &[OPTIONS_SIZE_WITHOUT_THREADS]) }
+    unsafe { read_sized(options, defaults, &OLDER_OPTIONS) }
 }
 
 /// The checks on the options' values, after the game's.

@@ -86,6 +86,7 @@ pub unsafe extern "C" fn mm_search(
             max_at_root: c_opts.max_at_root,
             refine_distance: c_opts.refine_distance,
             threads: c_opts.threads as usize,
+            table_frontier: c_opts.table_frontier,
         };
         let r = search::search_parallel(&mut cgame, &mut opts)?;
         // SAFETY: `out` is non-NULL and writable, `pv` holds `pv_cap` entries (caller's

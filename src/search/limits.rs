@@ -33,6 +33,8 @@ pub(crate) struct Plan {
     pub time_limit: Option<Duration>,
     pub max_at_root: bool,
     pub refine_distance: bool,
+    /// Whether a node at depth 1 uses the table ([`Options::table_frontier`]).
+    pub table_frontier: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -90,6 +92,7 @@ impl Plan {
             time_limit: opts.time_limit,
             max_at_root: opts.max_at_root,
             refine_distance: opts.refine_distance,
+            table_frontier: opts.table_frontier,
             side_view: false,
             start: Instant::now(),
         }

@@ -64,6 +64,8 @@ _Static_assert(offsetof(mm_search_result, fewer_threads) + sizeof(uint32_t) <= 9
 
 /* The options before `threads` (version 0.1.0) end at its offset. */
 #define OPTIONS_0_1_0 offsetof(mm_search_options, threads)
+/* The options of 0.2.0 to 0.4.0 end before `table_frontier` (`threads` and its padding). */
+#define OPTIONS_0_4_0 offsetof(mm_search_options, table_frontier)
 
 /* Nim: take 1 or 2 stones, whoever takes the last wins (+1 when MAX does). */
 typedef struct {
@@ -163,6 +165,22 @@ static void old_game_searches(void) {
         CHECK(r->has_move && r->proven && r->value == nim_value(stones, true));
         CHECK(r->threads_used == 1);
         free(old_options);
+        /* 0.4.0's options, whose padding after `threads` an old program may leave as it
+           finds it: the library reads none of it, and the table is used as 0.4.0's was
+           not asked to change (`table_frontier` false). */
+        unsigned char *options_0_4 = malloc(OPTIONS_0_4_0);
+        CHECK(options_0_4 != NULL);
+        if (options_0_4) {
+            CHECK(mm_search_options_init_sized((mm_search_options *)options_0_4, OPTIONS_0_4_0) == MM_OK);
+            memset(options_0_4 + offsetof(mm_search_options, threads) + sizeof(uint32_t), 0xAB,
+                   OPTIONS_0_4_0 - offsetof(mm_search_options, threads) - sizeof(uint32_t));
+            uint32_t depth = (uint32_t)stones + 1; /* to the end: the exact value */
+            SET(options_0_4, mm_search_options, max_depth, depth);
+            CHECK(mm_search((const mm_game *)g, (const mm_search_options *)options_0_4,
+                            (mm_search_result *)r, NULL, 0) == MM_OK);
+            CHECK(r->has_move && r->value == nim_value(stones, true));
+        }
+        free(options_0_4);
         /* Today's options, on two threads. */
         mm_search_options *o = malloc(sizeof *o);
         CHECK(o != NULL);
@@ -174,6 +192,12 @@ static void old_game_searches(void) {
             mm_fewer_threads why;
             GET(r, mm_search_result, fewer_threads, why);
             CHECK(why == MM_FEWER_THREADS_NONE);
+            /* This version's field: the table one ply above the leaves too. */
+            o->threads = 1;
+            o->max_depth = (uint32_t)stones + 1;
+            o->table_frontier = true;
+            CHECK(mm_search((const mm_game *)g, o, (mm_search_result *)r, NULL, 0) == MM_OK);
+            CHECK(r->value == nim_value(stones, true));
         }
         free(o);
         free(r);
@@ -222,7 +246,7 @@ static void sized_inits(void) {
         CHECK(zero);
         free(block);
     }
-    const size_t option_sizes[] = {OPTIONS_0_1_0, sizeof(mm_search_options),
+    const size_t option_sizes[] = {OPTIONS_0_1_0, OPTIONS_0_4_0, sizeof(mm_search_options),
                                    sizeof(mm_search_options) + 8};
     for (size_t i = 0; i < sizeof option_sizes / sizeof option_sizes[0]; i++) {
         size_t size = option_sizes[i];

@@ -162,9 +162,10 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             self.pv.clear(p);
         }
         // The table's slot is fetched from memory while the game answers the questions
-        // below: its cache miss is most of a node's time otherwise.
+        // below: its cache miss is most of a node's time otherwise. A node one ply above
+        // the leaves leaves the table alone unless asked (`Options::table_frontier`).
         let key = match self.table {
-            Some(table) if !LEAN && depth > 0 => {
+            Some(table) if !LEAN && (depth > 1 || depth == 1 && self.plan.table_frontier) => {
                 let key = given_key.or_else(|| self.game.hash());
                 if let Some(k) = key {
                     table.prefetch(k);
