@@ -234,6 +234,7 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
     o.max_moves = header[5] as usize % 6; // 0 is refused
     o.refine_distance = flags & 64 == 64;
     o.max_at_root = flags & 128 == 128;
+    o.table_frontier = header[6] & 64 == 64;
     let stop = 1i32;
     if header[6] & 1 == 1 {
         o.stop = &stop; // stopped before it starts: still a legal move
