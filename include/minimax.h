@@ -1328,14 +1328,14 @@ void mm_mcts_free(struct mm_mcts *mcts);
  * caller was compiled), with that size and the defaults. The header's
  * `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
  * A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
- * `table_frontier`) gets that version's fields only; a larger size gets zeros past this version's fields. Any other size is
- * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ * `table_frontier`) gets that version's fields only; a larger size gets zeros past
+ * this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
+ * written.
  *
  * # Safety
  * `options` must point to `size` writable bytes, aligned for `mm_search_options`.
  */
-enum mm_status mm_search_options_init_sized(struct mm_search_options *options,
-                                            size_t size);
+enum mm_status mm_search_options_init_sized(struct mm_search_options *options, size_t size);
 
 /**
  * Searches the game from its current position. `options` may be NULL for the defaults.

@@ -154,7 +154,7 @@ impl Default for mm_search_options {
     }
 }
 
-/// The size of `mm_search_options` before `threads` (0.4.0's is 96 bytes).
+/// The size of `mm_search_options` before `threads` (0.1.0's: 96 bytes).
 const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_options, threads);
 
 /// The size of `mm_search_options` with `threads` and before `table_frontier` (104 bytes
@@ -172,8 +172,9 @@ const OLDER_OPTIONS: [usize; 2] = [
 /// caller was compiled), with that size and the defaults. The header's
 /// `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
 /// A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
-/// `table_frontier`) gets that version's fields only; a larger size gets zeros past this version's fields. Any other size is
-/// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+/// `table_frontier`) gets that version's fields only; a larger size gets zeros past
+/// this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
+/// written.
 ///
 /// # Safety
 /// `options` must point to `size` writable bytes, aligned for `mm_search_options`.
