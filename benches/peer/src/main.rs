@@ -368,8 +368,12 @@ fn deepening(positions: &[Board], depth: u32, threads: usize, report: &mut Repor
     let mut differ = 0;
     let mut table = Table::new(TABLE_BYTES).expect("a table");
     table.prefault(); // mapped once, outside the timing (theirs is allocated outside it too)
-    let mut other_table = Table::new(TABLE_BYTES).expect("a table");
-    other_table.prefault();
+    // Ours with `table_frontier` gets a table of its own, on one thread only.
+    let mut other_table = (threads == 1).then(|| {
+        let mut t = Table::new(TABLE_BYTES).expect("a table");
+        t.prefault();
+        t
+    });
     for b in positions {
         let (mut ours, mut theirs_best) = (None::<Cost>, None::<Cost>);
         let mut ours_frontier = None::<Cost>;
@@ -404,7 +408,7 @@ fn deepening(positions: &[Board], depth: u32, threads: usize, report: &mut Repor
                 theirs_best = Some(Cost { time: t, nodes: n });
             }
             differ += (r.value != theirs_as_ours(theirs)) as usize;
-            if threads == 1 {
+            if let Some(other_table) = other_table.as_mut() {
                 // On a table of its own, after theirs: no run finds the lines of the one
                 // before it in the cache (theirs makes a new table each time, which
                 // flushes it), since a search that did would run at several times its
@@ -414,7 +418,7 @@ fn deepening(positions: &[Board], depth: u32, threads: usize, report: &mut Repor
                     method: Method::Pvs,
                     max_depth: depth,
                     iterative_deepening: true,
-                    table: Some(&mut other_table),
+                    table: Some(other_table),
                     table_frontier: true,
                     ..Options::default()
                 };
