@@ -8,7 +8,7 @@
 #                  Star1 and Star2 against plain expectimax; Connect Four on Pons' sets
 #                  against a same-run reference, in C and Rust, and on 1, 2 and 4 threads)
 #   make tsan      the multi-thread tests under ThreadSanitizer (nightly)
-#   make miri      the unit tests and tests/callbacks.rs under Miri (nightly)
+#   make miri      the unit tests and the tests that call the C API under Miri (nightly)
 #   make fuzz      every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz)
 #   make install   the libraries, header and minimax.pc under PREFIX (DESTDIR honoured);
 #                  make uninstall removes exactly those files
@@ -138,15 +138,18 @@ tsan:
 	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
 	  --target $(TSAN_TARGET) --target-dir target/tsan --lib --test parallel --test mcts_threads --test callbacks
 
-# The library's unit tests and the C interface driven from Rust callbacks
-# (tests/callbacks.rs: every search method, tables, threads, chance nodes, MCTS) under
+# The library's unit tests and the tests that call the C interface from Rust (the game
+# callbacks in tests/callbacks.rs: every search method, tables, threads, chance nodes,
+# MCTS; the textbook functions, the checked and tree APIs, the panic boundary) under
 # Miri, which reports undefined behaviour in the unsafe code that runs: the C boundary's
 # pointers, buffers and out-parameters, the tables' memory, the shared trees. Isolation
 # is off for the clock (time limits) and the core count; leaks are not checked, since
 # the thread pool's idle threads outlive the tests by design (valgrind checks the C
 # programs for leaks). Tests too heavy for the interpreter are ignored under Miri.
 miri:
-	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks" $(CARGO) +nightly miri test --lib --test callbacks
+	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks" $(CARGO) +nightly miri test --lib \
+	  --test callbacks --test textbook --test checked_leaves --test trees --test chance_trees \
+	  --test panic_boundary
 
 # ---- install ----
 PREFIX     ?= /usr/local

@@ -62,8 +62,10 @@ fn check_line(tree: &Tree, max: bool, s: &minimax::tree::Solution) {
 #[test]
 fn random_shapes_against_the_reference() {
     let mut rng = Rng::new(0x7ee);
-    for round in 0..300 {
-        let tree = random_tree(&mut rng, 1 + round % 8);
+    // (Under Miri, which checks the C API's pointer work, 16 rounds of smaller trees.)
+    let (rounds, depths) = if cfg!(miri) { (16, 4) } else { (300, 8) };
+    for round in 0..rounds {
+        let tree = random_tree(&mut rng, 1 + round % depths);
         for max in [true, false] {
             let expected = minimax_of(&tree, 0, max);
             for algorithm in [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Fastest] {
@@ -115,6 +117,10 @@ fn ordered(b: usize, d: u32, best: bool) -> Vec<i32> {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "trees of up to 15,625 leaves in safe code: minutes under Miri"
+)]
 fn knuth_moore_counts_on_perfectly_ordered_trees() {
     for b in 2..=5usize {
         for d in 1..=6u32 {
@@ -179,6 +185,7 @@ fn each_malformation_gets_its_status_and_position_through_the_c_api() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a million nodes: too slow for Miri")]
 fn a_million_nested_parentheses() {
     let n = 1_000_000;
     let deep = format!("{}7{}", "(".repeat(n), ")".repeat(n));
@@ -204,8 +211,9 @@ fn a_million_nested_parentheses() {
 #[test]
 fn print_then_parse_round_trips() {
     let mut rng = Rng::new(99);
-    for round in 0..200 {
-        let plain = random_tree(&mut rng, 1 + round % 6);
+    let (rounds, depths) = if cfg!(miri) { (12, 4) } else { (200, 6) };
+    for round in 0..rounds {
+        let plain = random_tree(&mut rng, 1 + round % depths);
         let printed = text::print(&plain);
         let again = text::parse(&printed).unwrap();
         assert_eq!(again, plain);
@@ -281,6 +289,7 @@ fn csr_trees_through_the_c_api() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "may run Graphviz: Miri cannot start processes")]
 fn dot_picture_matches_the_reviewed_file() {
     let source = std::fs::read_to_string(common::root().join("c_examples/exercise.tree")).unwrap();
     let tree = text::parse(&source).unwrap();
@@ -313,6 +322,10 @@ fn dot_picture_matches_the_reviewed_file() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "builds and runs a C program: Miri cannot start processes"
+)]
 fn tree_solver_answers_the_exercise_and_rejects_bad_trees() {
     let exe = build_example("tree_solver.c");
     let tree = common::root().join("c_examples/exercise.tree");
