@@ -382,7 +382,6 @@ fn mcts_proves_wins_and_losses_and_keeps_its_tree() {
                 // SAFETY: `m` is live.
                 assert_eq!(unsafe { mm_mcts_advance(m, out.best_move) }, MM_OK);
                 s.play(out.best_move);
-                s.played.clear();
                 let (status, out, _) = mcts(m, &mut s, threads);
                 assert_eq!(status, MM_OK, "{case}, after the move");
                 assert!(
