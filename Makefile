@@ -146,8 +146,12 @@ tsan:
 # is off for the clock (time limits) and the core count; leaks are not checked, since
 # the thread pool's idle threads outlive the tests by design (valgrind checks the C
 # programs for leaks). Tests too heavy for the interpreter are ignored under Miri.
+# MIRI_TARGET runs them as another machine would (Miri interprets any target): CI also
+# runs s390x-unknown-linux-gnu (big-endian) and i686-unknown-linux-gnu (32-bit).
+MIRI_TARGET ?=
 miri:
-	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks" $(CARGO) +nightly miri test --lib \
+	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks" $(CARGO) +nightly miri test \
+	  $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) --lib \
 	  --test callbacks --test textbook --test checked_leaves --test trees --test chance_trees \
 	  --test panic_boundary
 
