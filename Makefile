@@ -27,7 +27,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test tsan miri bench fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test tsan miri miri-seeds bench fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -154,6 +154,16 @@ miri:
 	  $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) --lib \
 	  --test callbacks --test textbook --test checked_leaves --test trees --test chance_trees \
 	  --test panic_boundary
+
+# The tests where threads meet (the table's concurrent stores, MCTS's shared tree growing
+# under a waiting thread, every search method and MCTS on 2 threads through the C
+# callbacks) under Miri with 16 schedules each (its scheduler and weak-memory choices
+# seeded 0 to 15), where `make miri` tries one. About 16 minutes here: run by hand.
+miri-seeds:
+	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks -Zmiri-many-seeds=0..16" \
+	  $(CARGO) +nightly miri test --lib -- concurrent_stores a_thread_that_finds
+	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks -Zmiri-many-seeds=0..16" \
+	  $(CARGO) +nightly miri test --test callbacks -- every_method mcts_proves
 
 # ---- install ----
 PREFIX     ?= /usr/local
