@@ -149,8 +149,9 @@ tsan:
 # MIRI_TARGET runs them as another machine would (Miri interprets any target): CI also
 # runs s390x-unknown-linux-gnu (big-endian) and i686-unknown-linux-gnu (32-bit).
 MIRI_TARGET ?=
+MIRI_FLAGS  := -Zmiri-disable-isolation -Zmiri-ignore-leaks
 miri:
-	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks" $(CARGO) +nightly miri test \
+	MIRIFLAGS="$(MIRI_FLAGS)" $(CARGO) +nightly miri test \
 	  $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) --lib \
 	  --test callbacks --test textbook --test checked_leaves --test trees --test chance_trees \
 	  --test panic_boundary
@@ -160,10 +161,8 @@ miri:
 # callbacks) under Miri with 16 schedules each (its scheduler and weak-memory choices
 # seeded 0 to 15), where `make miri` tries one. About 16 minutes here: run by hand.
 miri-seeds:
-	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks -Zmiri-many-seeds=0..16" \
-	  $(CARGO) +nightly miri test --lib -- concurrent_stores a_thread_that_finds
-	MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-ignore-leaks -Zmiri-many-seeds=0..16" \
-	  $(CARGO) +nightly miri test --test callbacks -- every_method mcts_proves
+	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=0..16" $(CARGO) +nightly miri test --lib -- concurrent_stores a_thread_that_finds
+	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=0..16" $(CARGO) +nightly miri test --test callbacks -- every_method mcts_proves
 
 # ---- install ----
 PREFIX     ?= /usr/local
