@@ -526,12 +526,6 @@ typedef struct mm_mcts_progress {
 } mm_mcts_progress;
 
 /**
- * How the threads of an MCTS search share the work: one of the `MM_MCTS_PARALLEL_*`
- * values (Chaslot, Winands and van den Herik 2008).
- */
-typedef uint32_t mm_mcts_parallel;
-
-/**
  * How to search by MCTS. Fill it with `mm_mcts_options_init`, then change what you need.
  */
 typedef struct mm_mcts_options {
@@ -606,18 +600,12 @@ typedef struct mm_mcts_options {
   /**
    * Threads to search with (default 1: one seed gives one result). 0 is one per
    * available core; more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`. The
-   * threads share the tree (or each grows its own: `parallel`), each on its own copy
-   * of the game from `copy_context` (its callbacks are then called on other threads);
-   * without it, the search runs on one thread and the result's `fewer_threads` says
-   * why. Playouts and the other limits count for the whole search.
+   * threads share the tree, each on its own copy of the game from `copy_context`
+   * (its callbacks are then called on other threads); without it, the search runs on
+   * one thread and the result's `fewer_threads` says why. Playouts and the other
+   * limits count for the whole search.
    */
   uint32_t threads;
-  /**
-   * How the threads share the work (default `MM_MCTS_PARALLEL_TREE`); another value
-   * gets `MM_ERR_BAD_OPTIONS`. (In what was padding before: the struct's size is the
-   * same.)
-   */
-  mm_mcts_parallel parallel;
 } mm_mcts_options;
 
 /**
@@ -1099,22 +1087,6 @@ typedef struct mm_tree_solution {
  * `MM_ERR_NEEDS_BOUNDS`); proofs are then exact scores.
  */
 #define MM_MCTS_REWARD_SCALED 1
-
-/**
- * One tree for all the threads, with virtual loss: every playout informs every thread,
- * and proofs are shared as they are found; the threads pay for each cache line one
- * writes and another reads, which on a game of short playouts can cost more than a
- * second core gives (docs/mcts.md).
- */
-#define MM_MCTS_PARALLEL_TREE 0
-
-/**
- * A tree for each thread, each with its own seed; at the end the root moves' visits and
- * rewards are added up and their proofs taken together. The threads share only the
- * playout count and the stop, so they run about as fast as apart, but each learns only
- * from its own playouts. Only the calling thread's tree is kept for the next search.
- */
-#define MM_MCTS_PARALLEL_ROOT 1
 
 /**
  * Plain minimax: prunes nothing, no table; the teaching reference.

@@ -148,8 +148,7 @@ fn rust_layouts() -> Vec<Layout> {
             progress,
             progress_context,
             report_every,
-            threads,
-            parallel
+            threads
         }),
         layout!(mm_mcts_move {
             mv,

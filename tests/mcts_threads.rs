@@ -1,15 +1,13 @@
 //! MCTS on threads (issue 21): the shared tree gives the same proofs as one thread (the
 //! tic-tac-toe draw, Connect Four end games whose results the exact solver gives), the
 //! playout limit holds exactly for the whole search, the tree is kept across moves, and a
-//! search on fewer threads says why. The same holds for root parallelisation (a tree a
-//! thread, the root's numbers added up), whose sums are checked against the playouts
-//! made. `make tsan` runs these under ThreadSanitizer.
+//! search on fewer threads says why. `make tsan` runs these under ThreadSanitizer.
 
 #[path = "common/games.rs"]
 mod games;
 
 use games::{Bits, ConnectFour, NoCopy, TicTacToe};
-use minimax::search::mcts::{Mcts, MctsOptions, Parallel, Reward};
+use minimax::search::mcts::{Mcts, MctsOptions, Reward};
 use minimax::search::{FewerThreads, Game, GameError, Move};
 
 fn threads(n: usize, playouts: u64) -> MctsOptions<'static> {
@@ -166,111 +164,4 @@ impl Game for Failing {
     fn max_to_move(&mut self) -> Option<bool> {
         self.inner.max_to_move()
     }
-}
-
-fn root_threads(n: usize, playouts: u64) -> MctsOptions<'static> {
-    MctsOptions {
-        parallel: Parallel::Root,
-        ..threads(n, playouts)
-    }
-}
-
-#[test]
-fn trees_of_their_own_prove_what_one_tree_proves() {
-    let mut g = TicTacToe::new();
-    let r = Mcts::new()
-        .search_parallel(&mut g, &mut root_threads(2, 0))
-        .unwrap();
-    assert_eq!((r.threads, r.fewer_threads), (2, None));
-    let proof = r.proven.expect("proven");
-    assert_eq!((proof.reward, proof.score), (0.5, Some(0)));
-    assert_eq!(g.cells, [0; 9], "the caller's game is left as it was");
-    games::tic_tac_toe_proofs_agree(&r.root);
-    for (moves, exact) in games::valued_positions(10, 28, 28, 0x5EED) {
-        let mut g = Bits::from_moves(&moves).unwrap();
-        let r = Mcts::new()
-            .search_parallel(&mut g, &mut root_threads(2, 0))
-            .unwrap();
-        let proof = r.proven.unwrap_or_else(|| panic!("{moves}: not proven"));
-        let side = if moves.len() % 2 == 0 { exact } else { -exact };
-        assert_eq!(proof.reward, 0.5 + 0.5 * side.signum() as f64, "{moves}");
-        let best = r.root.iter().find(|s| Some(s.mv) == r.best_move).unwrap();
-        assert_eq!(
-            best.proven,
-            Some(proof.reward),
-            "{moves}: the move proves it"
-        );
-    }
-}
-
-#[test]
-fn trees_of_their_own_add_up_to_the_playouts_made() {
-    let mut g = Bits::new();
-    let mut m = Mcts::new();
-    let r = m
-        .search_parallel(&mut g, &mut root_threads(2, 20_000))
-        .unwrap();
-    assert_eq!((r.threads, r.playouts), (2, 20_000));
-    let visits: u64 = r.root.iter().map(|s| s.visits).sum();
-    assert_eq!(
-        visits, 20_000,
-        "every playout of either tree went through one root move"
-    );
-    assert_eq!(r.root.len(), 7, "every root move, once");
-    assert!(
-        r.nodes <= 20_002,
-        "at most a node a playout, besides each tree's root"
-    );
-    assert_eq!(r.nodes as usize, m.nodes(), "both trees are kept");
-    // The mean of a move is its reward over both trees' visits, in [0, 1].
-    assert!(r.root.iter().all(|s| (0.0..=1.0).contains(&s.mean)));
-    // The kept trees are searched on, and their visits count: each kept subtree's root
-    // has a visit for each of its nodes, and its moves' visits are all but one of them.
-    let best = r.best_move.unwrap();
-    m.advance(best);
-    g.play(best);
-    let kept = m.nodes() as u64;
-    assert!(kept > 1_000, "{kept}");
-    let r = m
-        .search_parallel(&mut g, &mut root_threads(2, 2_000))
-        .unwrap();
-    let visits: u64 = r.root.iter().map(|s| s.visits).sum();
-    assert!(visits + 2 >= kept + 2_000, "{visits} {kept}");
-    // Another kind of search drops the helpers' trees.
-    let one_tree = m.search(&mut g, &mut threads(1, 10)).unwrap().nodes;
-    assert_eq!(one_tree as usize, m.nodes());
-    assert!(one_tree < r.nodes);
-    // The memory bound holds for each tree.
-    let r = Mcts::new()
-        .search_parallel(
-            &mut Bits::new(),
-            &mut MctsOptions {
-                max_nodes: 300,
-                ..root_threads(2, 5_000)
-            },
-        )
-        .unwrap();
-    assert!(r.tree_full && r.nodes <= 600 && r.playouts == 5_000);
-}
-
-#[test]
-fn trees_of_their_own_say_why_fewer_and_report_errors() {
-    let r = Mcts::new()
-        .search_parallel(&mut NoCopy(Bits::new()), &mut root_threads(2, 100))
-        .unwrap();
-    assert_eq!(
-        (r.threads, r.fewer_threads, r.playouts),
-        (1, Some(FewerThreads::NoCopy), 100)
-    );
-    let mut g = Failing {
-        inner: Bits::new(),
-        fail_after: 3_000,
-        calls: 0,
-    };
-    let before = (g.inner.me, g.inner.mask, g.inner.stones);
-    let e = Mcts::new()
-        .search_parallel(&mut g, &mut root_threads(2, 100_000))
-        .unwrap_err();
-    assert_eq!(e, GameError::NoMovesNotOver);
-    assert_eq!((g.inner.me, g.inner.mask, g.inner.stones), before);
 }

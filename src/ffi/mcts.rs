@@ -13,7 +13,7 @@ use super::lease::{IDLE, Lease, Leased, free};
 use super::options::MM_MAX_THREADS;
 use super::result::{fewer_threads_code, mm_fewer_threads};
 use super::status::mm_status::{self, *};
-use crate::search::mcts::{Mcts, MctsOptions, MctsProgress, MctsResult, Parallel, Reward};
+use crate::search::mcts::{Mcts, MctsOptions, MctsProgress, MctsResult, Reward};
 
 /// How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
 pub type mm_mcts_reward = u32;
@@ -23,20 +23,6 @@ pub const MM_MCTS_REWARD_SIGN: mm_mcts_reward = 0;
 /// The score scaled into [0, 1] by the game's `bounds` (needed, else
 /// `MM_ERR_NEEDS_BOUNDS`); proofs are then exact scores.
 pub const MM_MCTS_REWARD_SCALED: mm_mcts_reward = 1;
-
-/// How the threads of an MCTS search share the work: one of the `MM_MCTS_PARALLEL_*`
-/// values (Chaslot, Winands and van den Herik 2008).
-pub type mm_mcts_parallel = u32;
-/// One tree for all the threads, with virtual loss: every playout informs every thread,
-/// and proofs are shared as they are found; the threads pay for each cache line one
-/// writes and another reads, which on a game of short playouts can cost more than a
-/// second core gives (docs/mcts.md).
-pub const MM_MCTS_PARALLEL_TREE: mm_mcts_parallel = 0;
-/// A tree for each thread, each with its own seed; at the end the root moves' visits and
-/// rewards are added up and their proofs taken together. The threads share only the
-/// playout count and the stop, so they run about as fast as apart, but each learns only
-/// from its own playouts. Only the calling thread's tree is kept for the next search.
-pub const MM_MCTS_PARALLEL_ROOT: mm_mcts_parallel = 1;
 
 /// A progress report of an MCTS search.
 #[repr(C)]
@@ -101,15 +87,11 @@ pub struct mm_mcts_options {
     pub report_every: u64,
     /// Threads to search with (default 1: one seed gives one result). 0 is one per
     /// available core; more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`. The
-    /// threads share the tree (or each grows its own: `parallel`), each on its own copy
-    /// of the game from `copy_context` (its callbacks are then called on other threads);
-    /// without it, the search runs on one thread and the result's `fewer_threads` says
-    /// why. Playouts and the other limits count for the whole search.
+    /// threads share the tree, each on its own copy of the game from `copy_context`
+    /// (its callbacks are then called on other threads); without it, the search runs on
+    /// one thread and the result's `fewer_threads` says why. Playouts and the other
+    /// limits count for the whole search.
     pub threads: u32,
-    /// How the threads share the work (default `MM_MCTS_PARALLEL_TREE`); another value
-    /// gets `MM_ERR_BAD_OPTIONS`. (In what was padding before: the struct's size is the
-    /// same.)
-    pub parallel: mm_mcts_parallel,
 }
 
 impl Default for mm_mcts_options {
@@ -132,7 +114,6 @@ impl Default for mm_mcts_options {
             progress_context: std::ptr::null_mut(),
             report_every: 0,
             threads: d.threads as u32,
-            parallel: MM_MCTS_PARALLEL_TREE,
         }
     }
 }
@@ -271,8 +252,7 @@ unsafe fn read_mcts_options(options: *const mm_mcts_options) -> Result<mm_mcts_o
     }
     let bad_scale = !(o.eval_scale > 0.0 && o.eval_scale.is_finite());
     let bad_exploration = !(o.exploration >= 0.0 && o.exploration.is_finite());
-    let bad_parallel = !matches!(o.parallel, MM_MCTS_PARALLEL_TREE | MM_MCTS_PARALLEL_ROOT);
-    if bad_scale || bad_exploration || o.max_moves == 0 || bad_parallel {
+    if bad_scale || bad_exploration || o.max_moves == 0 {
         return Err(MM_ERR_BAD_OPTIONS);
     }
     if o.threads > MM_MAX_THREADS {
@@ -346,10 +326,6 @@ pub unsafe extern "C" fn mm_mcts_search(
             progress: Some(&mut progress),
             report_every: c_opts.report_every,
             threads: c_opts.threads as usize,
-            parallel: match c_opts.parallel {
-                MM_MCTS_PARALLEL_ROOT => Parallel::Root,
-                _ => Parallel::Tree,
-            },
         };
         let r = lease.mcts().search_parallel(&mut cgame, &mut opts)?;
         drop(lease);

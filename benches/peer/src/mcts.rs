@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use ours::search::Game;
-use ours::search::mcts::{Mcts, MctsOptions, Parallel, mcts};
+use ours::search::mcts::{Mcts, MctsOptions, mcts};
 use treant::tree_policy::UCTPolicy;
 use treant::{Evaluator, GameState, MCTS, MCTSManager, ProvenValue, SearchHandle};
 
@@ -246,15 +246,13 @@ pub fn compare<S: Contest>(name: &str, positions: &[S], playouts: u32, report: &
 
 /// Ours on 2 threads (one shared tree) against ours on 1, the same playouts from the same
 /// positions, alternating so that the machine's noise falls on both; beside them, two
-/// threads with a tree each (root parallelisation, the other way the library offers), and
-/// two independent one-thread searches of the same size at once: the most two cores give
-/// here (counted as one search in half their time). The target is the shared tree's.
+/// independent one-thread searches of the same size at once: the most two cores give
+/// here (counted as one search in half their time).
 pub fn threads<S: Contest>(name: &str, positions: &[S], playouts: u64, report: &mut Report) {
-    let run_as = |threads: usize, parallel: Parallel, b: &S| {
+    let run = |threads: usize, b: &S| {
         let mut opts = MctsOptions {
             playouts,
             threads,
-            parallel,
             ..MctsOptions::default()
         };
         let r = Mcts::new()
@@ -263,14 +261,11 @@ pub fn threads<S: Contest>(name: &str, positions: &[S], playouts: u64, report: &
         assert_eq!(r.threads, threads, "{:?}", r.fewer_threads);
         assert_eq!(r.playouts, playouts, "no early proof in an opening");
     };
-    let run = |threads: usize, b: &S| run_as(threads, Parallel::Tree, b);
     let trip_before = round_trip();
     let (mut one, mut two, mut apart) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-    let mut roots = Duration::ZERO;
     for b in positions {
         one += fastest(|| run(1, b));
         two += fastest(|| run(2, b));
-        roots += fastest(|| run_as(2, Parallel::Root, b));
         // Two searches of `playouts` each at once, each as big as the one-thread search.
         let alone = |b: &S| {
             let mut opts = MctsOptions {
@@ -297,12 +292,6 @@ pub fn threads<S: Contest>(name: &str, positions: &[S], playouts: u64, report: &
         rate(two),
         rate(apart),
         one.as_secs_f64() / apart.as_secs_f64()
-    );
-    println!(
-        "  2 threads with a tree each (Parallel::Root) {:.0}k/s: {:.2}x one thread \
-         (not the target's: it shares no tree)",
-        rate(roots),
-        one.as_secs_f64() / roots.as_secs_f64()
     );
     let trip_after = round_trip();
     println!(

@@ -13,9 +13,7 @@
 //! the tree; `iterate.rs` one iteration (selection by UCT, or PUCT with the game's
 //! priors; expansion, playout, update); `shared.rs` and `parallel.rs` the search on
 //! threads (tree parallelisation with virtual loss, Chaslot, Winands and van den Herik
-//! 2008); `root_parallel.rs` the other way of that paper (root parallelisation: a tree
-//! a thread, their root numbers added up); `tally.rs` the root's numbers a result is made
-//! of; `rng.rs` the playouts' generator.
+//! 2008); `rng.rs` the playouts' generator.
 //!
 //! ```
 //! use minimax::search::{Game, GameError, Move};
@@ -47,9 +45,7 @@
 mod iterate;
 mod parallel;
 mod rng;
-mod root_parallel;
 mod shared;
-mod tally;
 mod tree;
 
 use std::sync::atomic::AtomicI32;
@@ -60,7 +56,6 @@ use crate::search::options::FewerThreads;
 use crate::search::parallel::resolve_threads;
 use crate::search::value::check_score;
 use rng::Rng;
-use tally::Tally;
 use tree::{Nodes, Tree};
 
 /// How a final score (or a cut-off playout's evaluation) becomes MAX's reward.
@@ -76,24 +71,6 @@ pub enum Reward {
     /// [`GameError::NeedsBounds`]); an evaluation the same way, clamped. Proofs are then
     /// exact scores.
     Scaled,
-}
-
-/// How the threads of [`Mcts::search_parallel`] share the work (Chaslot, Winands and van
-/// den Herik 2008).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Parallel {
-    /// One tree for all the threads, with virtual loss: every playout informs every
-    /// thread, and proofs are shared as they are found. The threads pay for each cache
-    /// line one writes and another then reads, which on a game of short playouts can
-    /// cost more than a second core gives (docs/mcts.md, "The figures").
-    #[default]
-    Tree,
-    /// A tree for each thread, each with its own seed; at the end the root moves'
-    /// visits and rewards are added up and their proofs taken together. The threads
-    /// share nothing but the playout count and the stop, so they run as fast as apart,
-    /// but each learns only from its own playouts. The helpers' trees are dropped after
-    /// the search: only the caller's thread's tree is kept for the next one.
-    Root,
 }
 
 /// How to search.
@@ -129,8 +106,6 @@ pub struct MctsOptions<'a> {
     /// Threads for [`Mcts::search_parallel`] (0: one per available core; at most
     /// [`MAX_THREADS`](crate::search::MAX_THREADS)). [`Mcts::search`] runs on one.
     pub threads: usize,
-    /// How those threads share the work (default [`Parallel::Tree`]).
-    pub parallel: Parallel,
 }
 
 impl Default for MctsOptions<'_> {
@@ -148,7 +123,6 @@ impl Default for MctsOptions<'_> {
             progress: None,
             report_every: 0,
             threads: 1,
-            parallel: Parallel::Tree,
         }
     }
 }
@@ -206,7 +180,7 @@ pub struct MctsResult {
     pub root: Vec<MoveStats>,
     /// Playouts in this search.
     pub playouts: u64,
-    /// Nodes in the tree at the end (with [`Parallel::Root`], in all the threads' trees).
+    /// Nodes in the tree at the end.
     pub nodes: u64,
     /// The deepest tree node below the root.
     pub depth: u32,
@@ -225,9 +199,6 @@ pub struct MctsResult {
 #[derive(Default)]
 pub struct Mcts {
     tree: Tree,
-    /// The helper threads' trees of a root-parallel search, kept (and advanced) for the
-    /// next one; any other search drops them.
-    helpers: Vec<Tree>,
 }
 
 impl Mcts {
@@ -236,9 +207,9 @@ impl Mcts {
         Mcts::default()
     }
 
-    /// Nodes in the tree (and in the helpers' trees kept by [`Parallel::Root`]).
+    /// Nodes in the tree.
     pub fn nodes(&self) -> usize {
-        self.tree.nodes.len() + self.helpers.iter().map(|t| t.nodes.len()).sum::<usize>()
+        self.tree.nodes.len()
     }
 
     /// Searches `game` from its current position, which must be the position of the tree's
@@ -257,21 +228,18 @@ impl Mcts {
     ) -> Result<MctsResult, GameError> {
         let start = Instant::now();
         let convert = self.prepare(game, opts)?;
-        self.helpers = Vec::new();
         let (playouts, full) = alone(&mut self.tree, game, opts, convert, start)?;
         let fewer = (resolve_threads(opts.threads) > 1).then_some(FewerThreads::NotParallel);
-        let tally = Tally::of(&self.tree);
-        answer(&tally, game, playouts, full, (1, fewer), start, convert)
+        self.answer(game, playouts, full, (1, fewer), start, convert)
     }
 
-    /// [`Mcts::search`] on `opts.threads` threads, each on its own copy of the game from
-    /// [`Fork`], sharing the tree (tree parallelisation with virtual loss, Chaslot et al.
-    /// 2008) or, with [`Parallel::Root`], each in a tree of its own. Playouts, limits and
-    /// the stop flag count for the whole search; progress is reported on the caller's
-    /// thread (with `Parallel::Root`, of its own tree). Runs on threads vary with their
-    /// timing. Without a copy, a system thread or memory for the shared tree, the search
-    /// runs on fewer threads and the result's `fewer_threads` says why. If a search on
-    /// a shared tree fails, the tree is cleared.
+    /// [`Mcts::search`] on `opts.threads` threads, sharing the tree (tree
+    /// parallelisation with virtual loss, Chaslot et al. 2008), each on its own copy of
+    /// the game from [`Fork`]. Playouts, limits and the stop flag count for the whole
+    /// search; progress is reported on the caller's thread. Runs on threads vary with
+    /// their timing. Without a copy, a system thread or memory for the shared tree, the
+    /// search runs on fewer threads and the result's `fewer_threads` says why. If a
+    /// search on threads fails, the tree is cleared.
     ///
     /// # Panics
     /// As [`Mcts::search`].
@@ -283,23 +251,8 @@ impl Mcts {
         let start = Instant::now();
         let convert = self.prepare(game, opts)?;
         let threads = resolve_threads(opts.threads);
-        let (o, helpers) = match opts.parallel {
-            Parallel::Tree => {
-                self.helpers = Vec::new();
-                let o = parallel::search(&mut self.tree, game, opts, threads, convert, start)?;
-                (o, Vec::new())
-            }
-            Parallel::Root => {
-                let trees = (&mut self.tree, &mut self.helpers);
-                root_parallel::search(trees, game, opts, threads, convert, start)?
-            }
-        };
-        let mut tally = Tally::of(&self.tree);
-        for h in &helpers {
-            tally.add(h);
-        }
-        answer(
-            &tally,
+        let o = parallel::search(&mut self.tree, game, opts, threads, convert, start)?;
+        self.answer(
             game,
             o.playouts,
             o.full,
@@ -344,101 +297,124 @@ impl Mcts {
         Ok(convert)
     }
 
+    /// The result of a search that made `playouts`.
+    fn answer<G: Game>(
+        &self,
+        game: &mut G,
+        playouts: u64,
+        tree_full: bool,
+        (threads, fewer_threads): (usize, Option<FewerThreads>),
+        start: Instant,
+        convert: Convert,
+    ) -> Result<MctsResult, GameError> {
+        let mut result = self.result(playouts, tree_full, start, convert);
+        (result.threads, result.fewer_threads) = (threads, fewer_threads);
+        if result.best_move.is_none() && game.outcome().is_none() {
+            // Stopped before a root move had a node: still a legal move.
+            result.best_move = Some(first_move(game)?);
+        }
+        Ok(result)
+    }
+
     /// Keeps the subtree of `mv` (a move from the root, as played in the game) as the new
     /// tree; a move the tree does not hold clears it. Chance outcomes are not moves of
     /// the tree: give only the players' moves.
     pub fn advance(&mut self, mv: Move) {
-        for tree in std::iter::once(&mut self.tree).chain(&mut self.helpers) {
-            match tree.root().and_then(|_| tree.child(0, mv)) {
-                Some(child) => tree.keep_subtree(child),
-                None => tree.nodes.clear(),
-            }
+        match self.tree.root().and_then(|_| self.tree.child(0, mv)) {
+            Some(child) => self.tree.keep_subtree(child),
+            None => self.tree.nodes.clear(),
         }
     }
 
     /// Forgets the tree.
     pub fn clear(&mut self) {
         self.tree.nodes.clear();
-        self.helpers = Vec::new();
     }
-}
 
-/// The result of a search that made `playouts`, from the root's numbers.
-fn answer<G: Game>(
-    tally: &Tally,
-    game: &mut G,
-    playouts: u64,
-    tree_full: bool,
-    (threads, fewer_threads): (usize, Option<FewerThreads>),
-    start: Instant,
-    convert: Convert,
-) -> Result<MctsResult, GameError> {
-    let mut result = result(tally, playouts, tree_full, start, convert);
-    (result.threads, result.fewer_threads) = (threads, fewer_threads);
-    if result.best_move.is_none() && game.outcome().is_none() {
-        // Stopped before a root move had a node: still a legal move.
-        result.best_move = Some(first_move(game)?);
+    fn result(
+        &self,
+        playouts: u64,
+        tree_full: bool,
+        start: Instant,
+        convert: Convert,
+    ) -> MctsResult {
+        let root = &self.tree.nodes[0];
+        // The side to move's reward from MAX's.
+        let side = |r: f64| if root.max_to_move { r } else { 1.0 - r };
+        let mut stats = Vec::new();
+        for c in self.tree.children(0) {
+            let n = &self.tree.nodes[c as usize];
+            stats.push(MoveStats {
+                mv: n.mv,
+                visits: n.visits as u64,
+                mean: if n.visits > 0 {
+                    side(n.sum / n.visits as f64)
+                } else {
+                    0.0
+                },
+                proven: (n.lo == n.hi).then(|| side(n.lo)),
+            });
+        }
+        let proven = (root.lo == root.hi && !root.open).then(|| Proof {
+            reward: side(root.lo),
+            score: convert.score_of(root.lo),
+        });
+        // The first move proving the root's value, else the most visits, then the best
+        // mean.
+        let proves_root = |s: &&MoveStats| proven.is_some_and(|p| s.proven == Some(p.reward));
+        let best = stats
+            .iter()
+            .find(proves_root)
+            .or_else(|| {
+                let by_visits = |a: &&MoveStats, b: &&MoveStats| {
+                    a.visits.cmp(&b.visits).then(a.mean.total_cmp(&b.mean))
+                };
+                stats.iter().max_by(by_visits)
+            })
+            .copied();
+        let value = match (proven, best) {
+            (Some(p), _) => p.reward,
+            (None, Some(b)) => b.proven.unwrap_or(b.mean),
+            (None, None) => 0.0,
+        };
+        MctsResult {
+            best_move: best.map(|b| b.mv),
+            value,
+            proven,
+            root: stats,
+            playouts,
+            nodes: self.tree.nodes.len() as u64,
+            depth: self.depth(),
+            elapsed: start.elapsed(),
+            threads: 1,
+            fewer_threads: None,
+            tree_full,
+        }
     }
-    Ok(result)
-}
 
-fn result(
-    root: &Tally,
-    playouts: u64,
-    tree_full: bool,
-    start: Instant,
-    convert: Convert,
-) -> MctsResult {
-    // The side to move's reward from MAX's.
-    let side = |r: f64| if root.max_to_move { r } else { 1.0 - r };
-    let stats: Vec<MoveStats> = root
-        .moves
-        .iter()
-        .map(|n| MoveStats {
-            mv: n.mv,
-            visits: n.visits,
-            mean: if n.visits > 0 {
-                side(n.sum / n.visits as f64)
-            } else {
-                0.0
-            },
-            proven: (n.lo == n.hi).then(|| side(n.lo)),
-        })
-        .collect();
-    let proven = (root.lo == root.hi && !root.open).then(|| Proof {
-        reward: side(root.lo),
-        score: convert.score_of(root.lo),
-    });
-    // The first move proving the root's value, else the most visits, then the best
-    // mean.
-    let proves_root = |s: &&MoveStats| proven.is_some_and(|p| s.proven == Some(p.reward));
-    let best = stats
-        .iter()
-        .find(proves_root)
-        .or_else(|| {
-            let by_visits = |a: &&MoveStats, b: &&MoveStats| {
-                a.visits.cmp(&b.visits).then(a.mean.total_cmp(&b.mean))
-            };
-            stats.iter().max_by(by_visits)
-        })
-        .copied();
-    let value = match (proven, best) {
-        (Some(p), _) => p.reward,
-        (None, Some(b)) => b.proven.unwrap_or(b.mean),
-        (None, None) => 0.0,
-    };
-    MctsResult {
-        best_move: best.map(|b| b.mv),
-        value,
-        proven,
-        root: stats,
-        playouts,
-        nodes: root.nodes,
-        depth: root.depth,
-        elapsed: start.elapsed(),
-        threads: 1,
-        fewer_threads: None,
-        tree_full,
+    /// The deepest node below the root: each node's depth is its parent's plus one,
+    /// found by walking up to a node whose depth is known (a parent comes before its
+    /// children but after a search on threads, so the walk is short where it does not).
+    fn depth(&self) -> u32 {
+        let nodes = &self.tree.nodes;
+        let mut depth = vec![u32::MAX; nodes.len()];
+        if let Some(root) = depth.first_mut() {
+            *root = 0;
+        }
+        let mut up = Vec::new();
+        for i in 0..nodes.len() {
+            let mut k = i;
+            while depth[k] == u32::MAX {
+                up.push(k);
+                k = nodes[k].parent as usize;
+            }
+            let mut d = depth[k];
+            while let Some(k) = up.pop() {
+                d += 1;
+                depth[k] = d;
+            }
+        }
+        depth.into_iter().max().unwrap_or(0)
     }
 }
 

@@ -15,7 +15,7 @@ use super::iterate::{Run, Team};
 use super::rng::Rng;
 use super::shared::{self, SharedTree};
 use super::tree::Tree;
-use super::{Convert, MctsOptions, Parallel, Reward};
+use super::{Convert, MctsOptions, Reward};
 use crate::search::game::{Fork, Game, GameError};
 use crate::search::options::FewerThreads;
 use crate::search::parallel::{StopFlag, gather};
@@ -35,7 +35,7 @@ pub(super) struct Outcome {
 
 /// The options a helper thread searches with: the caller's, without its progress.
 #[derive(Clone, Copy)]
-pub(super) struct Settings {
+struct Settings {
     playouts: u64,
     max_nodes: usize,
     time_limit: Option<Duration>,
@@ -43,11 +43,11 @@ pub(super) struct Settings {
     reward: Reward,
     playout_depth: u32,
     max_at_root: bool,
-    pub(super) seed: u64,
+    seed: u64,
 }
 
 impl Settings {
-    pub(super) fn of(o: &MctsOptions<'_>) -> Settings {
+    fn of(o: &MctsOptions<'_>) -> Settings {
         Settings {
             playouts: o.playouts,
             max_nodes: o.max_nodes,
@@ -60,7 +60,7 @@ impl Settings {
         }
     }
 
-    pub(super) fn options(self, stop: Option<&AtomicI32>, seed: u64) -> MctsOptions<'_> {
+    fn options(self, stop: Option<&AtomicI32>, seed: u64) -> MctsOptions<'_> {
         MctsOptions {
             playouts: self.playouts,
             max_nodes: self.max_nodes,
@@ -74,13 +74,12 @@ impl Settings {
             progress: None,
             report_every: 0,
             threads: 1,
-            parallel: Parallel::Tree,
         }
     }
 }
 
 /// The seed of helper `i` (the caller's thread is 0 and uses the search's seed).
-pub(super) fn seed_of(seed: u64, i: usize) -> u64 {
+fn seed_of(seed: u64, i: usize) -> u64 {
     seed.wrapping_add((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
