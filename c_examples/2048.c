@@ -14,6 +14,11 @@
  *                             search: playouts cut off after 8 plies and scored by the
  *                             evaluation, scaled by its bounds)
  *   2048 --playouts N         with --method mcts, playouts per move (default 400)
+ *   2048 --closed-loop        with --method mcts, keep each new tile as a node of the tree
+ *                             (the library's default) rather than drawing the tiles on
+ *                             the way down (open loop, this program's default: with up to
+ *                             30 outcomes a chance step and 400 playouts, it plays better;
+ *                             docs/mcts.md has the figures)
  *   2048 --moves N --show     stop each game after N moves; print the board each move
  *   2048 --play               you play (w a s d, then Enter) and the engine advises
  *
@@ -293,6 +298,7 @@ typedef struct {
     long ms;
     mm_search_method method;
     bool mcts;
+    bool closed_loop;
     long playouts;
     long max_moves;
     bool show;
@@ -315,6 +321,7 @@ static int advise_mcts(const mm_game *cb, const settings *s, mm_search_result *r
     o.playout_depth = 8;
     o.max_moves = 32;
     o.seed = rng_state;
+    o.open_loop = !s->closed_loop;
     if (s->ms > 0) {
         o.playouts = 0;
         o.time_limit_us = (uint64_t)s->ms * 1000;
@@ -483,6 +490,7 @@ int main(int argc, char **argv) {
                   .ms = 0,
                   .method = MM_SEARCH_EXPECTIMAX,
                   .mcts = false,
+                  .closed_loop = false,
                   .playouts = 400,
                   .max_moves = 0,
                   .show = false};
@@ -505,6 +513,8 @@ int main(int argc, char **argv) {
             s.max_moves = number(a, v), i++;
         else if (!strcmp(a, "--show"))
             s.show = true;
+        else if (!strcmp(a, "--closed-loop"))
+            s.closed_loop = true;
         else if (!strcmp(a, "--play"))
             play = true;
         else if (!strcmp(a, "--method") && v) {
@@ -523,7 +533,7 @@ int main(int argc, char **argv) {
             }
         } else {
             fprintf(stderr, "usage: 2048 [--games N] [--seed S] [--depth D | --ms T] "
-                            "[--method expectimax|star1|star2|mcts] [--playouts N] [--moves N] [--show] [--play]\n");
+                            "[--method expectimax|star1|star2|mcts] [--playouts N] [--closed-loop] [--moves N] [--show] [--play]\n");
             return 2;
         }
     }

@@ -606,6 +606,14 @@ typedef struct mm_mcts_options {
    * limits count for the whole search.
    */
   uint32_t threads;
+  /**
+   * Open loop at chance steps (default false): outcomes are drawn on the way down and
+   * are not nodes, so that a node below a chance step stands for every position the
+   * draws lead to (it proves nothing, and its value mixes theirs). The default, closed
+   * loop, keeps each outcome as a node and converges to the expected value; open loop
+   * can play better on games with many outcomes and few playouts (2048).
+   */
+  bool open_loop;
 } mm_mcts_options;
 
 /**

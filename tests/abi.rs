@@ -148,7 +148,8 @@ fn rust_layouts() -> Vec<Layout> {
             progress,
             progress_context,
             report_every,
-            threads
+            threads,
+            open_loop
         }),
         layout!(mm_mcts_move {
             mv,

@@ -92,6 +92,12 @@ pub struct mm_mcts_options {
     /// one thread and the result's `fewer_threads` says why. Playouts and the other
     /// limits count for the whole search.
     pub threads: u32,
+    /// Open loop at chance steps (default false): outcomes are drawn on the way down and
+    /// are not nodes, so that a node below a chance step stands for every position the
+    /// draws lead to (it proves nothing, and its value mixes theirs). The default, closed
+    /// loop, keeps each outcome as a node and converges to the expected value; open loop
+    /// can play better on games with many outcomes and few playouts (2048).
+    pub open_loop: bool,
 }
 
 impl Default for mm_mcts_options {
@@ -114,6 +120,7 @@ impl Default for mm_mcts_options {
             progress_context: std::ptr::null_mut(),
             report_every: 0,
             threads: d.threads as u32,
+            open_loop: d.open_loop,
         }
     }
 }
@@ -326,6 +333,7 @@ pub unsafe extern "C" fn mm_mcts_search(
             progress: Some(&mut progress),
             report_every: c_opts.report_every,
             threads: c_opts.threads as usize,
+            open_loop: c_opts.open_loop,
         };
         let r = lease.mcts().search_parallel(&mut cgame, &mut opts)?;
         drop(lease);

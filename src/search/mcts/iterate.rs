@@ -1,13 +1,14 @@
 //! One search, iteration by iteration: select a path by UCT (skipping the moves the
-//! bounds rule out), add one node, play out at random to the end (or the cut-off), and
-//! add the reward along the path, whose proven bounds then rise to the root.
+//! bounds rule out) and, at chance nodes, by drawing an outcome by its weight; add one
+//! node, play out at random to the end (or the cut-off), and add the reward along the
+//! path, whose proven bounds then rise to the root.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 use super::rng::Rng;
-use super::tree::{NO_PRIOR, NONE, Nodes};
+use super::tree::{Kind, NO_PRIOR, NONE, Nodes};
 use super::{Convert, MctsOptions, MctsProgress};
 use crate::search::game::{Game, GameError, Move, weights_total};
 use crate::search::value::MAX_PLY;
@@ -46,6 +47,13 @@ pub(crate) struct Run<'r, 'a, G: Game, T: Nodes> {
     played: Vec<Move>,
     /// The nodes of this iteration's path, the root first.
     path: Vec<u32>,
+    /// For each node of the path, how its reward comes from its child's: `a + b * r`. At a
+    /// chance node that drew among its outcomes not yet proven, `a` is the proven ones'
+    /// probability-weighted value and `b` the others' probability, so that the node gets
+    /// an unbiased sample of its value; elsewhere `(0, 1)`.
+    mix: Vec<(f64, f64)>,
+    /// At a chance node: the outcomes whose children are proven.
+    settled: Vec<Move>,
     /// The game's priors for `moves`, when it gives them.
     priors: Vec<f64>,
     /// For PUCT: the children of the node being chosen at, with their moves.
@@ -70,6 +78,19 @@ enum Puct {
     Child(u32),
     /// Add a child for this move, of this prior.
     Move(Move, f32),
+}
+
+/// Where one step down the tree leads.
+enum Step {
+    /// To this child, its move played.
+    Child(u32),
+    /// To this new child, its move played: the playout starts there.
+    Added(u32),
+    /// Nowhere: a playout from the current position, MAX to move there if this says so
+    /// (where the game does not).
+    Playout(bool),
+    /// Another thread was adding a child here: choose again.
+    Retry,
 }
 
 /// Playouts a thread of a team claims at once: one shared counter touched every
@@ -99,6 +120,8 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             outcomes: Vec::new(),
             played: Vec::new(),
             path: Vec::new(),
+            mix: Vec::new(),
+            settled: Vec::new(),
             priors: Vec::new(),
             kids: Vec::new(),
             later: Vec::new(),
@@ -134,8 +157,8 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         let mut playouts = 0u64;
         loop {
             let (lo, hi) = self.tree.bounds(0);
-            if lo == hi && !self.tree.is_open(0) {
-                break; // proven
+            if proven(lo, hi) {
+                break;
             }
             let limit = self.opts.playouts;
             match self.team {
@@ -223,6 +246,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         self.grew = false;
         self.played.clear();
         self.path.clear();
+        self.mix.clear();
         self.later.clear();
         self.enter(0);
         let reward = self.descend();
@@ -235,7 +259,10 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         } else {
             self.since_growth += 1;
         }
-        for i in 0..self.path.len() {
+        let mut reward = reward;
+        for i in (0..self.path.len()).rev() {
+            let (a, b) = self.mix[i];
+            reward = a + b * reward;
             let loss = self.loss(i);
             let later = T::SHARED && self.later[i];
             self.tree.leave(self.path[i], reward, loss, later);
@@ -248,6 +275,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     #[inline]
     fn enter(&mut self, id: u32) {
         self.path.push(id);
+        self.mix.push((0.0, 1.0));
         if T::SHARED {
             let loss = self.loss(self.path.len() - 1);
             let later = self.tree.enter(id, loss);
@@ -270,93 +298,178 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         let mut node = 0u32;
         loop {
             let (lo, hi) = self.tree.bounds(node);
-            let (max_side, open) = (self.tree.max_to_move(node), self.tree.is_open(node));
-            if lo == hi && !open {
-                return Ok(lo); // proven: its value is known, no playout needed
+            if proven(lo, hi) {
+                return Ok(lo); // its value is known, no playout needed
             }
-            let (mut expand, mut chosen, mut busy) = (None, None, false);
-            if open || !self.tree.is_expanded(node) {
-                self.moves.clear();
-                self.game.moves(&mut self.moves)?;
-                if self.moves.is_empty() {
-                    return Err(GameError::NoMovesNotOver);
-                }
-                let (missing, all_there) = match self.fetch_priors()? {
-                    false => {
-                        let missing = self.missing(node);
-                        (missing.map(|mv| (mv, NO_PRIOR)), missing.is_none())
-                    }
-                    true => {
-                        let (choice, all_there) = self.puct(node, max_side, open);
-                        let missing = match choice {
-                            Some(Puct::Child(id)) => {
-                                chosen = Some(id);
-                                None
-                            }
-                            Some(Puct::Move(mv, prior)) => Some((mv, prior)),
-                            None => None,
-                        };
-                        (missing, all_there)
-                    }
-                };
-                if all_there && !open {
-                    self.tree.set_expanded(node);
-                }
-                if let Some(m) = missing.filter(|_| !self.full) {
-                    expand = Some(m);
-                }
-                if let Some((mv, _)) = expand.filter(|_| T::SHARED) {
-                    match self.claim(node, mv) {
-                        Claim::Held => {}
-                        Claim::There => expand = None,
-                        Claim::Busy => (expand, busy) = (None, true),
-                    }
-                }
-            }
-            let (child, mv) = match expand {
-                Some((mv, prior)) => {
-                    let added = self.add_child(node, mv, max_side, open, prior);
-                    self.tree.unlock(node);
-                    match added? {
-                        Some(child) => (child, mv),
-                        None => return self.playout(max_side), // the tree is full
-                    }
-                }
-                None => match chosen.or_else(|| self.select(node, max_side, open)) {
-                    Some(child) => (child, self.tree.mv(child)),
-                    // Another thread is adding this node's first child (or the only one
-                    // left to choose): wait for it and choose again, so that every
-                    // playout through a node with moves goes through one of its children
-                    // (the root's counts sum to the playouts). Each retry follows a
-                    // child another thread added, or the search's end.
-                    None if busy && self.wait_unlocked(node) => continue,
-                    None => return self.playout(max_side),
-                },
+            let step = match self.tree.is_chance(node) {
+                true => self.draw(node)?,
+                false => self.choose(node)?,
             };
-            if expand.is_none() {
-                self.play(mv);
-                self.resolve_chance()?;
-            }
+            let (child, added) = match step {
+                Step::Retry => continue,
+                Step::Playout(max_side) => return self.playout(max_side),
+                Step::Child(child) => (child, false),
+                Step::Added(child) => (child, true),
+            };
             self.enter(child);
             if self.path.len() as u32 > MAX_PLY {
                 return Err(GameError::TooDeep);
             }
-            let child_max = self
-                .game
-                .max_to_move()
-                .unwrap_or(self.tree.max_to_move(child));
             let (lo, hi) = self.tree.bounds(child);
-            if lo == hi && !self.tree.is_open(child) {
-                return Ok(lo);
+            if proven(lo, hi) {
+                return Ok(lo); // a final position, or a proof
             }
-            if let Some(score) = self.game.outcome() {
-                return self.convert.final_reward(score, child_max);
+            if added {
+                return self.playout(self.tree.max_to_move(child));
             }
-            if expand.is_some() {
-                return self.playout(child_max);
+            if self.tree.is_open(child) {
+                // Open loop: this visit's position may be over where another's was not.
+                if let Some(score) = self.game.outcome() {
+                    let side = self.side(child);
+                    return self.convert.final_reward(score, side);
+                }
             }
             node = child;
         }
+    }
+
+    /// Whether MAX is to move at `node` on this visit: the node's side, or with open loop
+    /// below a chance step, the game's where it says.
+    fn side(&mut self, node: u32) -> bool {
+        let stored = self.tree.max_to_move(node);
+        match self.tree.is_open(node) {
+            true => self.game.max_to_move().unwrap_or(stored),
+            false => stored,
+        }
+    }
+
+    /// At a player's node: the child UCT (or PUCT) chooses, its move played (with open
+    /// loop, the draws after it too); or a new child for the first move without one.
+    fn choose(&mut self, node: u32) -> Result<Step, GameError> {
+        let max_side = self.side(node);
+        let open = self.tree.is_open(node);
+        let (mut expand, mut chosen, mut busy) = (None, None, false);
+        if open || !self.tree.is_expanded(node) {
+            self.moves.clear();
+            self.game.moves(&mut self.moves)?;
+            if self.moves.is_empty() {
+                return Err(GameError::NoMovesNotOver);
+            }
+            let (missing, all_there) = match self.fetch_priors()? {
+                false => {
+                    let missing = self.missing(node);
+                    (missing.map(|mv| (mv, NO_PRIOR)), missing.is_none())
+                }
+                true => {
+                    let (choice, all_there) = self.puct(node, max_side, open);
+                    let missing = match choice {
+                        Some(Puct::Child(id)) => {
+                            chosen = Some(id);
+                            None
+                        }
+                        Some(Puct::Move(mv, prior)) => Some((mv, prior)),
+                        None => None,
+                    };
+                    (missing, all_there)
+                }
+            };
+            if all_there && !open {
+                self.tree.set_expanded(node);
+            }
+            if let Some(m) = missing.filter(|_| !self.full) {
+                expand = Some(m);
+            }
+            if let Some((mv, _)) = expand.filter(|_| T::SHARED) {
+                match self.claim(node, mv) {
+                    Claim::Held => {}
+                    Claim::There => expand = None,
+                    Claim::Busy => (expand, busy) = (None, true),
+                }
+            }
+        }
+        if let Some((mv, prior)) = expand {
+            let moves = self.moves.len();
+            let added = self.add_child(node, mv, max_side, prior, moves);
+            self.tree.unlock(node);
+            return Ok(match added? {
+                Some(child) => Step::Added(child),
+                None => Step::Playout(max_side), // the tree is full
+            });
+        }
+        Ok(match chosen.or_else(|| self.select(node, max_side, open)) {
+            Some(child) => {
+                self.play(self.tree.mv(child));
+                if self.opts.open_loop {
+                    self.resolve_chance()?;
+                }
+                Step::Child(child)
+            }
+            // Another thread is adding this node's first child (or the only one left to
+            // choose): wait for it and choose again, so that every playout through a
+            // node with moves goes through one of its children (the root's counts sum
+            // to the playouts). Each retry follows a child another thread added, or the
+            // search's end.
+            None if busy && self.wait_unlocked(node) => Step::Retry,
+            None => Step::Playout(max_side),
+        })
+    }
+
+    /// At a chance node: an outcome drawn by weight among those not yet proven, and
+    /// played, with its child (added if the tree has none yet). Drawing the proven ones
+    /// would teach nothing: their part of the node's value is known, and the path's
+    /// reward takes it in (`mix`). Without that, an outcome of small probability deep in
+    /// the tree is drawn so rarely that a small game is never solved.
+    fn draw(&mut self, node: u32) -> Result<Step, GameError> {
+        self.settled.clear();
+        let (mut known, mut mass) = (0.0, 0.0);
+        for c in self.tree.children(node) {
+            let (lo, hi) = self.tree.bounds(c);
+            if proven(lo, hi) {
+                let p = self.tree.prior(c) as f64;
+                (known, mass) = (known + p * lo, mass + p);
+                self.settled.push(self.tree.mv(c));
+            }
+        }
+        let k = self.sample()?;
+        let k = match self.settled.is_empty() {
+            true => k,
+            false => self.redraw().unwrap_or(k),
+        };
+        if !self.settled.contains(&self.outcomes[k].0) {
+            *self.mix.last_mut().expect("the chance node is on the path") =
+                (known, (1.0 - mass).max(0.0));
+        }
+        let mv = self.outcomes[k].0;
+        // The side to move after the draw, where the game does not say: sides alternate at
+        // every ply, chance plies included.
+        let after = !self.tree.max_to_move(node);
+        loop {
+            if let Some(child) = self.tree.child(node, mv) {
+                self.play(mv);
+                return Ok(Step::Child(child));
+            }
+            if self.full {
+                self.play(mv);
+                return Ok(Step::Playout(after));
+            }
+            match self.claim(node, mv) {
+                Claim::Held => break,
+                Claim::There => continue,
+                // Another thread adds an outcome here: wait, then look again.
+                Claim::Busy if self.wait_unlocked(node) => continue,
+                Claim::Busy => {
+                    self.play(mv);
+                    return Ok(Step::Playout(after));
+                }
+            }
+        }
+        let (p, outcomes) = probability(&self.outcomes, mv);
+        let added = self.add_child(node, mv, !after, p, outcomes);
+        self.tree.unlock(node);
+        Ok(match added? {
+            Some(child) => Step::Added(child),
+            None => Step::Playout(self.tree.max_to_move(node)), // the tree is full
+        })
     }
 
     /// The first of `moves` that has no child of `node`. Children are added in the order
@@ -462,8 +575,12 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     }
 
     /// With threads: takes `node`'s lock to add `mv`'s child, if no other thread added it
-    /// meanwhile. Unless `Held`, no lock is held and the caller selects.
+    /// meanwhile. Unless `Held`, no lock is held and the caller selects. (One thread:
+    /// always `Held`.)
     fn claim(&mut self, node: u32, mv: Move) -> Claim {
+        if !T::SHARED {
+            return Claim::Held;
+        }
         if !self.tree.lock(node) {
             return Claim::Busy;
         }
@@ -474,56 +591,70 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         Claim::Held
     }
 
-    /// Plays `mv` from `node`, resolves the chance steps after it, and adds its child (a
-    /// final position's child is proven at once). `None` (the move taken back) when the
-    /// tree is full. With threads, the caller holds `node`'s lock.
+    /// Plays `mv` from `node` (MAX to move there if `max_side`) and adds its child,
+    /// `prior` its prior (an outcome's probability at a chance node): a final position's
+    /// child is proven at once, a chance position's is a chance node; with open loop, the
+    /// draws after `mv` are played too and the child is open. `node` is expanded once it
+    /// has `all` children. `None` (the moves taken back) when the tree is full. With
+    /// threads, the caller holds `node`'s lock.
     fn add_child(
         &mut self,
         node: u32,
         mv: Move,
         max_side: bool,
-        open: bool,
         prior: f32,
+        all: usize,
     ) -> Result<Option<u32>, GameError> {
         // (A shared tree's room is at most `max_nodes`: it says when it is full itself.)
         if !T::SHARED && self.tree.len() >= self.opts.max_nodes {
             self.full = true;
             return Ok(None);
         }
+        let mark = self.played.len();
         self.play(mv);
-        let alternated = self.game.max_to_move().unwrap_or(!max_side);
-        let chanced = self.resolve_chance()?;
-        let child_max = self.game.max_to_move().unwrap_or(alternated);
-        let child_open = open || chanced;
-        // Below a chance step the position varies: its hash would not identify the node.
-        let hash = match child_open {
+        // Sides alternate at every ply, chance plies included, where the game does not say.
+        let after_move = self.game.max_to_move().unwrap_or(!max_side);
+        let (mut child_max, mut open) = (after_move, self.tree.is_open(node));
+        if self.opts.open_loop {
+            let draws = self.resolve_chance()?;
+            child_max = self
+                .game
+                .max_to_move()
+                .unwrap_or(after_move ^ (draws % 2 == 1));
+            open |= draws > 0;
+        }
+        let over = self.game.outcome();
+        let chance = over.is_none() && self.game.is_chance();
+        // Below a chance step (open loop) the position varies: its hash would not
+        // identify the node.
+        let hash = match open {
             true => 0,
             false => self.game.hash().unwrap_or(0),
         };
-        let Some(child) = self
-            .tree
-            .add_child(node, mv, child_max, child_open, hash, prior)
-        else {
+        let kind = Kind { chance, open };
+        let Some(child) = self.tree.add_child(node, mv, child_max, kind, hash, prior) else {
             self.full = true;
+            while self.played.len() > mark {
+                let m = self.played.pop().expect("a move played here");
+                self.game.undo(m);
+            }
             return Ok(None);
         };
         self.grew = true;
-        if !child_open {
-            if let Some(score) = self.game.outcome() {
-                let r = self.convert.final_reward(score, child_max)?;
-                self.tree.narrow(child, r, r);
-                self.tree.set_expanded(child);
-            }
+        if let Some(score) = over.filter(|_| !open) {
+            let r = self.convert.final_reward(score, child_max)?;
+            self.tree.narrow(child, r, r);
+            self.tree.set_expanded(child);
         }
-        if !open && self.tree.child_count(node) as usize == self.moves.len() {
+        if !self.tree.is_open(node) && self.tree.child_count(node) as usize >= all {
             self.tree.set_expanded(node);
         }
         Ok(Some(child))
     }
 
-    /// The child UCT chooses (PUCT for a child with a prior), among the moves legal now
-    /// (below a chance step the moves may differ from the last visit), leaving out a
-    /// child whose proven bounds cannot change the node's.
+    /// The child UCT chooses (PUCT for a child with a prior), leaving out a child whose
+    /// proven bounds cannot change the node's; at an open node, among the moves legal on
+    /// this visit.
     fn select(&self, node: u32, max_side: bool, open: bool) -> Option<u32> {
         let (n_lo, n_hi) = self.tree.bounds(node);
         let parent_visits = self.tree.stats(node).0.max(1) as f64;
@@ -558,23 +689,46 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         self.played.push(mv);
     }
 
-    /// Plays sampled outcomes while the position is a chance node; whether there was one.
-    fn resolve_chance(&mut self) -> Result<bool, GameError> {
-        let mut any = false;
-        while self.game.is_chance() {
-            let mv = self.sample()?;
-            self.play(mv);
-            any = true;
+    /// An outcome of `outcomes` (as `sample` listed them) drawn by weight among those not
+    /// `settled`; `None` if every one is.
+    fn redraw(&mut self) -> Option<usize> {
+        let open = |&(mv, w): &(Move, f64)| (!self.settled.contains(&mv)).then_some(w);
+        let total: f64 = self.outcomes.iter().filter_map(open).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut x = self.rng.unit() * total;
+        let mut last = None;
+        for (k, o) in self.outcomes.iter().enumerate() {
+            let Some(w) = open(o).filter(|&w| w > 0.0) else {
+                continue;
+            };
+            if x < w {
+                return Some(k);
+            }
+            (x, last) = (x - w, Some(k));
+        }
+        last // rounding
+    }
+
+    /// Open loop: plays outcomes drawn by weight while the position is a chance node and
+    /// not over; how many.
+    fn resolve_chance(&mut self) -> Result<u32, GameError> {
+        let mut draws = 0;
+        while self.game.outcome().is_none() && self.game.is_chance() {
+            let k = self.sample()?;
+            self.play(self.outcomes[k].0);
+            draws += 1;
             if self.played.len() as u32 > MAX_PLY {
                 return Err(GameError::TooDeep);
             }
         }
-        Ok(any)
+        Ok(draws)
     }
 
-    /// An outcome of the chance node, drawn by weight; the weights checked as the chance
-    /// search checks them.
-    fn sample(&mut self) -> Result<Move, GameError> {
+    /// The index in `outcomes` of an outcome of the chance node, drawn by weight; the
+    /// weights checked as the chance search checks them.
+    fn sample(&mut self) -> Result<usize, GameError> {
         self.outcomes.clear();
         self.game.outcomes(&mut self.outcomes)?;
         if self.outcomes.is_empty() {
@@ -582,15 +736,15 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         }
         let total = weights_total(self.outcomes.iter().map(|&(_, w)| w))?;
         let mut x = self.rng.unit() * total;
-        for &(mv, w) in &self.outcomes {
+        for (k, &(_, w)) in self.outcomes.iter().enumerate() {
             if x < w {
-                return Ok(mv);
+                return Ok(k);
             }
             x -= w;
         }
         // Rounding: the last outcome of positive weight.
-        let last = self.outcomes.iter().rev().find(|&&(_, w)| w > 0.0);
-        Ok(last.expect("a positive total has a positive weight").0)
+        let last = self.outcomes.iter().rposition(|&(_, w)| w > 0.0);
+        Ok(last.expect("a positive total has a positive weight"))
     }
 
     /// A uniformly random playout from the current position (MAX to move if `max_side`,
@@ -610,7 +764,8 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 return Err(GameError::TooDeep);
             }
             let mv = if self.game.is_chance() {
-                self.sample()?
+                let k = self.sample()?;
+                self.outcomes[k].0
             } else {
                 self.moves.clear();
                 self.game.moves(&mut self.moves)?;
@@ -627,41 +782,106 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
 
     /// Raises the proven bounds from the end of the path toward the root, while they
     /// change: a MAX node is at least its best child's lower bound and, once every move
-    /// has a child, at most its best child's upper bound; a MIN node the other way round.
+    /// has a child, at most its best child's upper bound; a MIN node the other way round;
+    /// a chance node is its outcomes' bounds weighted by their probabilities, an outcome
+    /// without a child at [0, 1].
     fn update_bounds(&mut self) {
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
             if self.tree.is_open(id) || self.tree.first_child(id) == NONE {
-                continue; // a leaf's bounds are set when it is added
+                continue; // an open node proves nothing; a leaf's bounds are set when added
             }
-            let max_side = self.tree.max_to_move(id);
-            let expanded = self.tree.is_expanded(id);
-            let (mut best_lo, mut best_hi) = if max_side {
-                (0.0f64, 0.0f64)
-            } else {
-                (1.0f64, 1.0f64)
-            };
-            for c in self.tree.children(id) {
-                let (lo, hi) = self.tree.bounds(c);
-                if max_side {
-                    best_lo = best_lo.max(lo);
-                    best_hi = best_hi.max(hi);
-                } else {
-                    best_lo = best_lo.min(lo);
-                    best_hi = best_hi.min(hi);
-                }
-            }
-            let (lo, hi) = match (max_side, expanded) {
-                (true, true) => (best_lo, best_hi),
-                (true, false) => (best_lo, 1.0),
-                (false, true) => (best_lo, best_hi),
-                (false, false) => (0.0, best_hi),
+            let (lo, hi) = match self.tree.is_chance(id) {
+                true => self.chance_bounds(id),
+                false => self.player_bounds(id),
             };
             if !self.tree.narrow(id, lo, hi) {
                 break;
             }
         }
     }
+
+    fn player_bounds(&self, id: u32) -> (f64, f64) {
+        let max_side = self.tree.max_to_move(id);
+        let (mut best_lo, mut best_hi) = if max_side { (0.0, 0.0) } else { (1.0, 1.0) };
+        for c in self.tree.children(id) {
+            let (lo, hi) = self.tree.bounds(c);
+            if max_side {
+                best_lo = f64::max(best_lo, lo);
+                best_hi = f64::max(best_hi, hi);
+            } else {
+                best_lo = f64::min(best_lo, lo);
+                best_hi = f64::min(best_hi, hi);
+            }
+        }
+        match (max_side, self.tree.is_expanded(id)) {
+            (_, true) => (best_lo, best_hi),
+            (true, false) => (best_lo, 1.0),
+            (false, false) => (0.0, best_hi),
+        }
+    }
+
+    fn chance_bounds(&self, id: u32) -> (f64, f64) {
+        // Probabilities are whole units of 2^-24 summing to 1 exactly (`probability`),
+        // so that the unseen outcomes' weight is exact and a node whose outcomes are all
+        // proven gets one value for both bounds.
+        let (mut lo, mut hi, mut seen) = (0.0f64, 0.0f64, 0.0f64);
+        let mut all_proven = true;
+        for c in self.tree.children(id) {
+            let p = self.tree.prior(c) as f64;
+            let (l, h) = self.tree.bounds(c);
+            (lo, hi, seen) = (lo + p * l, hi + p * h, seen + p);
+            all_proven &= proven(l, h);
+        }
+        if all_proven && self.tree.is_expanded(id) {
+            return (lo, lo);
+        }
+        (lo.min(1.0), (hi + (1.0 - seen).max(0.0)).min(1.0))
+    }
+}
+
+/// Whether bounds prove a value: equal (or, after two threads narrowed them with values
+/// an ulp apart, crossed).
+#[inline]
+pub(crate) fn proven(lo: f64, hi: f64) -> bool {
+    lo >= hi
+}
+
+/// Units of probability an outcome's weight is rounded to: 2^-24, which an `f32` holds
+/// exactly, and sums of which an `f64` adds exactly.
+const PROBABILITY_UNIT: f64 = (1u64 << 24) as f64;
+
+/// The probability of `mv` among `outcomes` (checked weights, duplicates added up), in
+/// whole units of 2^-24, the units of every outcome summing to 2^24 (the first largest
+/// takes what rounding left over); and how many distinct outcomes have a positive weight.
+fn probability(outcomes: &[(Move, f64)], mv: Move) -> (f32, usize) {
+    let mut merged: Vec<(Move, f64)> = Vec::new();
+    for &(m, w) in outcomes.iter().filter(|o| o.1 > 0.0) {
+        match merged.iter_mut().find(|e| e.0 == m) {
+            Some(e) => e.1 += w,
+            None => merged.push((m, w)),
+        }
+    }
+    let total: f64 = merged.iter().map(|e| e.1).sum();
+    let units = |w: f64| (w / total * PROBABILITY_UNIT).round();
+    let sum: f64 = merged.iter().map(|e| units(e.1)).sum();
+    let largest = merged
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.1.total_cmp(&b.1.1).then(b.0.cmp(&a.0)))
+        .map(|(k, _)| k);
+    let mut p = 0.0;
+    for (k, &(m, w)) in merged.iter().enumerate() {
+        if m == mv {
+            let extra = if Some(k) == largest {
+                PROBABILITY_UNIT - sum
+            } else {
+                0.0
+            };
+            p = (units(w) + extra).max(0.0) / PROBABILITY_UNIT;
+        }
+    }
+    (p as f32, merged.len())
 }
 
 #[cfg(test)]
@@ -696,7 +916,7 @@ mod tests {
     #[test]
     fn a_thread_that_finds_the_root_growing_waits_and_goes_through_a_child() {
         let mut tree = Tree::default();
-        tree.reset(true, false, 0);
+        tree.reset(true, 0);
         let shared = SharedTree::copy_of(&tree, 100).unwrap();
         let team = Team::default();
         // Another thread is adding the root's first child, and holds the root's lock.
@@ -723,7 +943,9 @@ mod tests {
                 local.unused()
             });
             std::thread::sleep(std::time::Duration::from_millis(50));
-            other.add_child(0, 0, false, false, 0, NO_PRIOR).unwrap();
+            other
+                .add_child(0, 0, false, Kind::default(), 0, NO_PRIOR)
+                .unwrap();
             other.unlock(0);
             waiter.join().unwrap()
         });

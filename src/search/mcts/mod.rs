@@ -3,7 +3,10 @@
 //! the game's own `moves`, `play`, `undo` and `outcome`; score-bounded MCTS (Cazenave and
 //! Saffidine 2011), which with win/draw/loss rewards is MCTS-Solver (Winands, Björnsson
 //! and Saito 2008): final positions propagate as proofs, and a proven root ends the
-//! search; open-loop sampling at chance nodes. Written from those papers' descriptions.
+//! search. A chance position is a node of its own whose outcomes are drawn by their
+//! weights (closed loop, as OpenSpiel's MCTS keeps them), and whose proven bounds are its
+//! outcomes' weighted by their probabilities, so that small dice games are solved
+//! exactly. Written from those papers' descriptions.
 //!
 //! Rewards are MAX's, in [0, 1]: by default a win 1, a draw 0.5, a loss 0 (the score's
 //! sign); with [`Reward::Scaled`] the score itself, scaled by the game's bounds. The
@@ -106,6 +109,12 @@ pub struct MctsOptions<'a> {
     /// Threads for [`Mcts::search_parallel`] (0: one per available core; at most
     /// [`MAX_THREADS`](crate::search::MAX_THREADS)). [`Mcts::search`] runs on one.
     pub threads: usize,
+    /// Open loop at chance steps: the outcomes are drawn on the way down and are not
+    /// nodes, so that a node below a chance step stands for every position the draws lead
+    /// to (it proves nothing, and its value mixes theirs). The default, closed loop,
+    /// keeps each outcome as a node and converges to the expected value; open loop can
+    /// play better on games with many outcomes and few playouts (2048: docs/mcts.md).
+    pub open_loop: bool,
 }
 
 impl Default for MctsOptions<'_> {
@@ -123,6 +132,7 @@ impl Default for MctsOptions<'_> {
             progress: None,
             report_every: 0,
             threads: 1,
+            open_loop: false,
         }
     }
 }
@@ -283,18 +293,45 @@ impl Mcts {
         }
         let convert = Convert::of(game, opts.reward)?;
         let root_max = game.max_to_move().unwrap_or(opts.max_at_root);
+        self.find_root(game, root_max)?;
+        Ok(convert)
+    }
+
+    /// Makes the tree's root this position. A kept tree whose root is a chance node (after
+    /// `advance` with a move that leads to a draw) keeps the outcome whose hash is the
+    /// position's, where the game has a hash. A root with another side to move, another
+    /// hash, or a move the game does not list here (one `moves` call) is cleared rather
+    /// than trusted.
+    fn find_root<G: Game>(&mut self, game: &mut G, root_max: bool) -> Result<(), GameError> {
         let hash = game.hash().unwrap_or(0);
-        // A kept tree whose root is not this position (by the side to move, and by the
-        // hash where the game has one and the root is not below a chance step) is cleared
-        // rather than trusted.
-        if self
+        if self.tree.root().is_some_and(|r| r.chance) {
+            let nodes = &self.tree.nodes;
+            let drawn = game.hash().and_then(|h| {
+                let same = |&c: &u32| nodes[c as usize].hash == h;
+                self.tree.children(0).find(same)
+            });
+            match drawn {
+                Some(child) => self.tree.keep_subtree(child),
+                None => self.tree.nodes.clear(),
+            }
+        }
+        // (An open root, kept after a draw with open loop, stood for many positions.)
+        let mut keep = self
             .tree
             .root()
-            .is_none_or(|r| r.max_to_move != root_max || (!r.open && r.hash != hash))
-        {
-            self.tree.reset(root_max, false, hash);
+            .is_some_and(|r| !r.open && r.max_to_move == root_max && r.hash == hash);
+        if keep && self.tree.nodes[0].first_child != tree::NONE {
+            let mut moves = Vec::new();
+            game.moves(&mut moves)?;
+            keep = self
+                .tree
+                .children(0)
+                .all(|c| moves.contains(&self.tree.mv(c)));
         }
-        Ok(convert)
+        if !keep {
+            self.tree.reset(root_max, hash);
+        }
+        Ok(())
     }
 
     /// The result of a search that made `playouts`.
@@ -317,8 +354,9 @@ impl Mcts {
     }
 
     /// Keeps the subtree of `mv` (a move from the root, as played in the game) as the new
-    /// tree; a move the tree does not hold clears it. Chance outcomes are not moves of
-    /// the tree: give only the players' moves.
+    /// tree; a move the tree does not hold clears it. After a move that leads to a chance
+    /// step, give the outcome drawn too; or let the next search find it by the game's
+    /// hash (without a hash, the tree is then cleared).
     pub fn advance(&mut self, mv: Move) {
         match self.tree.root().and_then(|_| self.tree.child(0, mv)) {
             Some(child) => self.tree.keep_subtree(child),
@@ -352,10 +390,10 @@ impl Mcts {
                 } else {
                     0.0
                 },
-                proven: (n.lo == n.hi).then(|| side(n.lo)),
+                proven: iterate::proven(n.lo, n.hi).then(|| side(n.lo)),
             });
         }
-        let proven = (root.lo == root.hi && !root.open).then(|| Proof {
+        let proven = iterate::proven(root.lo, root.hi).then(|| Proof {
             reward: side(root.lo),
             score: convert.score_of(root.lo),
         });
@@ -503,9 +541,11 @@ impl Convert {
     fn score_of(&self, reward: f64) -> Option<i32> {
         match self.reward {
             Reward::Sign { .. } => (reward == 0.5).then_some(0),
+            // (Through chance nodes a proof is an expected score, often not a whole one.)
             Reward::Scaled => {
                 let (lo, hi) = self.bounds;
-                Some((lo + reward * (hi - lo)).round() as i32)
+                let score = lo + reward * (hi - lo);
+                ((score - score.round()).abs() < 1e-6).then(|| score.round() as i32)
             }
         }
     }

@@ -44,6 +44,7 @@ struct Settings {
     playout_depth: u32,
     max_at_root: bool,
     seed: u64,
+    open_loop: bool,
 }
 
 impl Settings {
@@ -57,6 +58,7 @@ impl Settings {
             playout_depth: o.playout_depth,
             max_at_root: o.max_at_root,
             seed: o.seed,
+            open_loop: o.open_loop,
         }
     }
 
@@ -74,6 +76,7 @@ impl Settings {
             progress: None,
             report_every: 0,
             threads: 1,
+            open_loop: self.open_loop,
         }
     }
 }

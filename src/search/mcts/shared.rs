@@ -14,12 +14,13 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU32, AtomicU64, f
 
 #[cfg(test)]
 use super::tree::NO_PRIOR;
-use super::tree::{NONE, Node, Nodes, Tree};
+use super::tree::{Kind, NONE, Node, Nodes, Tree};
 use crate::search::game::Move;
 
 const MAX_TO_MOVE: u8 = 1;
 const EXPANDED: u8 = 2;
-const OPEN: u8 = 4;
+const CHANCE: u8 = 4;
+const OPEN: u8 = 16;
 const LOCKED: u8 = 8;
 
 /// A node of the shared tree: `tree::Node`'s fields, atomic. The summed reward is in
@@ -86,8 +87,17 @@ impl SharedTree {
             s.next_sibling.store(n.next_sibling, Relaxed);
             s.visits.store(n.visits, Relaxed);
             s.children.store(n.children, Relaxed);
-            s.flags
-                .store(flags(n.max_to_move, n.expanded, n.open), Relaxed);
+            s.flags.store(
+                flags(
+                    n.max_to_move,
+                    n.expanded,
+                    Kind {
+                        chance: n.chance,
+                        open: n.open,
+                    },
+                ),
+                Relaxed,
+            );
             s.sum.store(units(n.sum), Relaxed);
             s.lo.store(n.lo.to_bits(), Relaxed);
             s.hi.store(n.hi.to_bits(), Relaxed);
@@ -138,6 +148,7 @@ impl SharedTree {
                 hi: f64::from_bits(s.hi.load(Relaxed)),
                 max_to_move: f & MAX_TO_MOVE != 0,
                 expanded: f & EXPANDED != 0,
+                chance: f & CHANCE != 0,
                 open: f & OPEN != 0,
                 children: s.children.load(Relaxed),
                 hash: s.hash.load(Relaxed),
@@ -236,8 +247,9 @@ impl Local<'_> {
     }
 }
 
-fn flags(max_to_move: bool, expanded: bool, open: bool) -> u8 {
-    (max_to_move as u8 * MAX_TO_MOVE) | (expanded as u8 * EXPANDED) | (open as u8 * OPEN)
+fn flags(max_to_move: bool, expanded: bool, kind: Kind) -> u8 {
+    let kind = (kind.chance as u8 * CHANCE) | (kind.open as u8 * OPEN);
+    (max_to_move as u8 * MAX_TO_MOVE) | (expanded as u8 * EXPANDED) | kind
 }
 
 impl Nodes for Local<'_> {
@@ -250,6 +262,9 @@ impl Nodes for Local<'_> {
     }
     fn max_to_move(&self, id: u32) -> bool {
         self.slot(id).flags.load(Relaxed) & MAX_TO_MOVE != 0
+    }
+    fn is_chance(&self, id: u32) -> bool {
+        self.slot(id).flags.load(Relaxed) & CHANCE != 0
     }
     fn is_open(&self, id: u32) -> bool {
         self.slot(id).flags.load(Relaxed) & OPEN != 0
@@ -306,7 +321,7 @@ impl Nodes for Local<'_> {
         parent: u32,
         mv: Move,
         max_to_move: bool,
-        open: bool,
+        kind: Kind,
         hash: u64,
         prior: f32,
     ) -> Option<u32> {
@@ -318,7 +333,7 @@ impl Nodes for Local<'_> {
         let s = self.slot(id);
         s.mv.store(mv, Relaxed);
         s.parent.store(parent, Relaxed);
-        s.flags.store(flags(max_to_move, false, open), Relaxed);
+        s.flags.store(flags(max_to_move, false, kind), Relaxed);
         s.hi.store(1.0f64.to_bits(), Relaxed);
         s.hash.store(hash, Relaxed);
         s.prior.store(prior.to_bits(), Relaxed);
@@ -421,10 +436,14 @@ mod tests {
     #[test]
     fn a_tree_copied_in_and_out_keeps_its_nodes_and_order() {
         let mut t = Tree::default();
-        t.reset(true, false, 9);
-        let a = t.push_child(0, 10, false, false, 1, NO_PRIOR).unwrap();
-        t.push_child(0, 20, false, false, 2, NO_PRIOR).unwrap();
-        t.push_child(a, 11, true, false, 3, NO_PRIOR).unwrap();
+        t.reset(true, 9);
+        let a = t
+            .push_child(0, 10, false, Kind::default(), 1, NO_PRIOR)
+            .unwrap();
+        t.push_child(0, 20, false, Kind::default(), 2, NO_PRIOR)
+            .unwrap();
+        t.push_child(a, 11, true, Kind::default(), 3, NO_PRIOR)
+            .unwrap();
         t.nodes[a as usize].visits = 5;
         t.nodes[a as usize].sum = 2.5;
         t.nodes[a as usize].lo = 0.5;
@@ -434,7 +453,9 @@ mod tests {
         let b = s.child(0, 20).unwrap();
         assert!(s.lock(b));
         assert!(!s.lock(b), "a held lock is not taken twice");
-        let b1 = s.add_child(b, 21, true, false, 4, NO_PRIOR).unwrap();
+        let b1 = s
+            .add_child(b, 21, true, Kind::default(), 4, NO_PRIOR)
+            .unwrap();
         s.unlock(b);
         assert!(!s.enter(b1, 1.0), "a node of few visits is counted at once");
         s.leave(b1, 0.25, 1.0, false);
@@ -463,11 +484,17 @@ mod tests {
     #[test]
     fn a_full_tree_says_so() {
         let mut t = Tree::default();
-        t.reset(true, false, 0);
+        t.reset(true, 0);
         let shared = SharedTree::copy_of(&t, 2).unwrap();
         let mut s = shared.local();
-        assert!(s.add_child(0, 1, false, false, 0, NO_PRIOR).is_some());
-        assert!(s.add_child(0, 2, false, false, 0, NO_PRIOR).is_none());
+        assert!(
+            s.add_child(0, 1, false, Kind::default(), 0, NO_PRIOR)
+                .is_some()
+        );
+        assert!(
+            s.add_child(0, 2, false, Kind::default(), 0, NO_PRIOR)
+                .is_none()
+        );
         assert!(shared.is_full());
         assert_eq!(shared.to_tree(&[s.unused()]).nodes.len(), 2);
     }

@@ -1,6 +1,7 @@
 //! The search tree: nodes in one arena, linked parent to first child and child to next
-//! sibling, so that a node's children can grow one at a time (and, below a chance step,
-//! differ from visit to visit). Values are MAX's rewards in [0, 1].
+//! sibling, so that a node's children can grow one at a time. A chance position is a node
+//! of its own whose children are its outcomes, each holding its probability (closed loop:
+//! every node stands for one position). Values are MAX's rewards in [0, 1].
 
 use crate::search::game::Move;
 
@@ -24,19 +25,31 @@ pub(crate) struct Node {
     pub hi: f64,
     /// Whether MAX is to move here.
     pub max_to_move: bool,
-    /// Whether every legal move has a child (a node below a chance step never is: its
-    /// moves may differ at the next visit).
+    /// Whether every legal move (at a chance node, every outcome of positive weight) has
+    /// a child.
     pub expanded: bool,
-    /// Whether the path from the root to here passed a chance step: its position varies
-    /// between visits, so it proves nothing and lists its moves at every visit.
+    /// Whether the position is a chance node: its children are outcomes, drawn by weight.
+    pub chance: bool,
+    /// Open loop only: whether the path from the root to here passed a chance step, so
+    /// that the position varies between visits: it proves nothing, lists its moves at
+    /// every visit, and its side to move is the game's at each visit.
     pub open: bool,
     /// Children, for the bounds of a node not yet expanded.
     pub children: u32,
     /// The game's hash of the position (0 without one): a kept tree's root is checked
     /// against the position searched.
     pub hash: u64,
-    /// The move's prior probability from the game's `priors` ([`NO_PRIOR`]: none, UCT).
+    /// The move's prior probability from the game's `priors` ([`NO_PRIOR`]: none, UCT);
+    /// for an outcome of a chance node, its probability.
     pub prior: f32,
+}
+
+/// What kind of position a node is: a chance node, or (open loop) one below a chance
+/// step, whose position varies.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Kind {
+    pub chance: bool,
+    pub open: bool,
 }
 
 /// A node's prior when the game gave none: it is chosen by UCT.
@@ -44,7 +57,7 @@ pub(crate) const NO_PRIOR: f32 = -1.0;
 
 impl Node {
     /// A node not yet visited, with nothing proven.
-    fn fresh(mv: Move, parent: u32, max_to_move: bool, open: bool, hash: u64, prior: f32) -> Node {
+    fn fresh(mv: Move, parent: u32, max_to_move: bool, kind: Kind, hash: u64, prior: f32) -> Node {
         Node {
             mv,
             parent,
@@ -57,7 +70,8 @@ impl Node {
             hi: 1.0,
             max_to_move,
             expanded: false,
-            open,
+            chance: kind.chance,
+            open: kind.open,
             children: 0,
             hash,
             prior,
@@ -77,10 +91,16 @@ impl Tree {
     }
 
     /// A fresh tree whose root has MAX to move if `max_to_move`.
-    pub fn reset(&mut self, max_to_move: bool, open: bool, hash: u64) {
+    pub fn reset(&mut self, max_to_move: bool, hash: u64) {
         self.nodes.clear();
-        self.nodes
-            .push(Node::fresh(0, NONE, max_to_move, open, hash, NO_PRIOR));
+        self.nodes.push(Node::fresh(
+            0,
+            NONE,
+            max_to_move,
+            Kind::default(),
+            hash,
+            NO_PRIOR,
+        ));
     }
 
     /// Adds a child of `parent` for `mv` (at the end of its list, so that children keep
@@ -90,7 +110,7 @@ impl Tree {
         parent: u32,
         mv: Move,
         max_to_move: bool,
-        open: bool,
+        kind: Kind,
         hash: u64,
         prior: f32,
     ) -> Option<u32> {
@@ -99,7 +119,7 @@ impl Tree {
         }
         let id = self.nodes.len() as u32;
         self.nodes
-            .push(Node::fresh(mv, parent, max_to_move, open, hash, prior));
+            .push(Node::fresh(mv, parent, max_to_move, kind, hash, prior));
         link(&mut self.nodes, parent, id);
         Some(id)
     }
@@ -157,6 +177,9 @@ pub(crate) trait Nodes {
     fn len(&self) -> usize;
     fn mv(&self, id: u32) -> Move;
     fn max_to_move(&self, id: u32) -> bool;
+    /// Whether `id` is a chance node.
+    fn is_chance(&self, id: u32) -> bool;
+    /// Whether `id`'s position varies between visits (open loop).
     fn is_open(&self, id: u32) -> bool;
     fn is_expanded(&self, id: u32) -> bool;
     fn set_expanded(&mut self, id: u32);
@@ -179,7 +202,7 @@ pub(crate) trait Nodes {
         parent: u32,
         mv: Move,
         max_to_move: bool,
-        open: bool,
+        kind: Kind,
         hash: u64,
         prior: f32,
     ) -> Option<u32>;
@@ -230,6 +253,9 @@ impl Nodes for Tree {
     fn max_to_move(&self, id: u32) -> bool {
         self.nodes[id as usize].max_to_move
     }
+    fn is_chance(&self, id: u32) -> bool {
+        self.nodes[id as usize].chance
+    }
     fn is_open(&self, id: u32) -> bool {
         self.nodes[id as usize].open
     }
@@ -270,11 +296,11 @@ impl Nodes for Tree {
         parent: u32,
         mv: Move,
         max_to_move: bool,
-        open: bool,
+        kind: Kind,
         hash: u64,
         prior: f32,
     ) -> Option<u32> {
-        self.push_child(parent, mv, max_to_move, open, hash, prior)
+        self.push_child(parent, mv, max_to_move, kind, hash, prior)
     }
     fn lock(&mut self, _: u32) -> bool {
         true
@@ -322,13 +348,22 @@ mod tests {
     #[test]
     fn children_keep_their_order_and_a_kept_subtree_its_shape() {
         let mut t = Tree::default();
-        t.reset(true, false, 0);
-        let a = t.push_child(0, 10, false, false, 0, NO_PRIOR).unwrap();
-        let b = t.push_child(0, 20, false, false, 0, NO_PRIOR).unwrap();
-        let a1 = t.push_child(a, 11, true, false, 0, NO_PRIOR).unwrap();
-        t.push_child(a, 12, true, false, 0, NO_PRIOR).unwrap();
-        t.push_child(a1, 111, false, false, 0, NO_PRIOR).unwrap();
-        t.push_child(b, 21, true, false, 0, NO_PRIOR).unwrap();
+        t.reset(true, 0);
+        let a = t
+            .push_child(0, 10, false, Kind::default(), 0, NO_PRIOR)
+            .unwrap();
+        let b = t
+            .push_child(0, 20, false, Kind::default(), 0, NO_PRIOR)
+            .unwrap();
+        let a1 = t
+            .push_child(a, 11, true, Kind::default(), 0, NO_PRIOR)
+            .unwrap();
+        t.push_child(a, 12, true, Kind::default(), 0, NO_PRIOR)
+            .unwrap();
+        t.push_child(a1, 111, false, Kind::default(), 0, NO_PRIOR)
+            .unwrap();
+        t.push_child(b, 21, true, Kind::default(), 0, NO_PRIOR)
+            .unwrap();
         t.nodes[a1 as usize].visits = 7;
         let moves = |t: &Tree, n| {
             t.children(n)
