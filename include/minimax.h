@@ -785,7 +785,9 @@ typedef struct mm_search_options {
    */
   uint32_t max_depth;
   /**
-   * Search depths 1, 2, ... and stop once proven (default true).
+   * Search depths 1, 2, ... and stop once proven (default true). A chance method
+   * deepens only when a limit can stop it (time, nodes or `stop`); with none it
+   * searches `max_depth` at once.
    */
   bool iterative_deepening;
   /**
@@ -1306,8 +1308,9 @@ enum mm_status mm_mcts_search(struct mm_mcts *mcts,
 
 /**
  * Keeps the subtree of `move` (a root move, as played in the game) as the tree for the
- * next search; a move the tree does not hold clears the tree. Give the players' moves
- * only: chance outcomes are not in the tree.
+ * next search; a move the tree does not hold clears the tree. After a move that leads to
+ * a chance step, give the outcome drawn too (outcomes are nodes of the tree), or let the
+ * next search find it by the game's `hash` (without one, the tree is then cleared).
  *
  * # Safety
  * `mcts` must be a live object from `mm_mcts_new`.

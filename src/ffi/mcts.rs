@@ -404,8 +404,9 @@ unsafe fn write_mcts_result(
 }
 
 /// Keeps the subtree of `move` (a root move, as played in the game) as the tree for the
-/// next search; a move the tree does not hold clears the tree. Give the players' moves
-/// only: chance outcomes are not in the tree.
+/// next search; a move the tree does not hold clears the tree. After a move that leads to
+/// a chance step, give the outcome drawn too (outcomes are nodes of the tree), or let the
+/// next search find it by the game's `hash` (without one, the tree is then cleared).
 ///
 /// # Safety
 /// `mcts` must be a live object from `mm_mcts_new`.

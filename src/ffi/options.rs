@@ -75,7 +75,9 @@ pub struct mm_search_options {
     pub method: mm_search_method,
     /// The depth limit in plies (default `MM_DEPTH_UNLIMITED`).
     pub max_depth: u32,
-    /// Search depths 1, 2, ... and stop once proven (default true).
+    /// Search depths 1, 2, ... and stop once proven (default true). A chance method
+    /// deepens only when a limit can stop it (time, nodes or `stop`); with none it
+    /// searches `max_depth` at once.
     pub iterative_deepening: bool,
     /// Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
     /// memory cannot be had, the search runs without a table (same answer, slower). The

@@ -238,6 +238,12 @@ impl<'a> Watch<'a> {
         }
     }
 
+    /// Whether anything can stop the search before its end: a node or time limit, or a
+    /// stop flag.
+    pub(crate) fn can_halt(&self) -> bool {
+        self.node_limit != 0 || self.time_limit.is_some() || self.stop.is_some()
+    }
+
     /// Counts a node, and says whether the search must halt there: the first node looks,
     /// then one node in up to 256, and the node past the limit.
     #[inline(always)]

@@ -60,7 +60,9 @@ pub struct Options<'a> {
     pub method: Method,
     /// The depth limit in plies; `u32::MAX` searches until the value is proven.
     pub max_depth: u32,
-    /// Search depth 1, 2, ... up to `max_depth`, stopping once the value is proven.
+    /// Search depth 1, 2, ... up to `max_depth`, stopping once the value is proven. A
+    /// chance method deepens only when a limit can stop it (time, nodes or `stop`); with
+    /// none it searches `max_depth` at once.
     pub iterative_deepening: bool,
     /// The transposition table's size; 0 turns it off (so does a game without `hash`, and
     /// memory that cannot be had: the search then runs without one). A search's own table
