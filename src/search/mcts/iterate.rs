@@ -16,6 +16,10 @@ use crate::search::value::MAX_PLY;
 /// How often, in playouts, the clock and the stop flag are looked at.
 const LOOK_EVERY: u64 = 64;
 
+/// How often, in plies of one playout, they are looked at too: a game whose playouts are
+/// long (100,000 plies) would else run past a limit by many playouts' time.
+const LOOK_PLIES: u32 = 1024;
+
 /// What the threads of one search share besides the tree: the playouts claimed (in
 /// batches of [`BATCH`]), and whether one thread has stopped (then all stop).
 #[derive(Default)]
@@ -70,6 +74,12 @@ pub(crate) struct Run<'r, 'a, G: Game, T: Nodes> {
     budget: u64,
     /// With a team: set when the playouts are all claimed (the others finish theirs).
     spent: bool,
+    /// When the search began, for the time limit.
+    start: Instant,
+    /// Playout plies since the limits were last looked at.
+    plies: u32,
+    /// Set when a playout found a limit or the stop flag: the search ends.
+    halted: bool,
 }
 
 /// PUCT's choice at a node whose moves do not all have children.
@@ -130,6 +140,9 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             grew: false,
             budget: 0,
             spent: false,
+            start: Instant::now(),
+            plies: 0,
+            halted: false,
         }
     }
 
@@ -137,6 +150,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     /// thread's playouts and whether the tree filled up. With a team, ends the others'
     /// search too (unless only the playouts ran out: the others finish theirs).
     pub fn search(&mut self, start: Instant) -> Result<(u64, bool), GameError> {
+        self.start = start;
         let result = self.iterations(start);
         self.tree.flush();
         match self.team {
@@ -187,7 +201,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 // every move it can see, and prove nothing).
                 break;
             }
-            if playouts % LOOK_EVERY == 0 && playouts > 0 && self.halted(start) {
+            if self.halted || (playouts % LOOK_EVERY == 0 && playouts > 0 && self.halted(start)) {
                 break;
             }
             self.iterate()?;
@@ -200,13 +214,16 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         Ok((playouts, self.full))
     }
 
+    /// Whether the time is up, the stop flag is set, or (with a team) another thread
+    /// has ended the search.
     fn halted(&self, start: Instant) -> bool {
         let late = self.opts.time_limit.is_some_and(|t| start.elapsed() >= t);
         let stopped = self
             .opts
             .stop
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed) != 0);
-        late || stopped
+        let ended = self.team.is_some_and(|t| t.done.load(Relaxed));
+        late || stopped || ended
     }
 
     fn report(&mut self, playouts: u64, start: Instant) {
@@ -759,6 +776,15 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             let cut = self.opts.playout_depth;
             if cut != 0 && plies >= cut {
                 return self.convert.eval_reward(self.game.evaluate(), side);
+            }
+            self.plies += 1;
+            if self.plies >= LOOK_PLIES {
+                self.plies = 0;
+                if self.halted(self.start) {
+                    // Cut off here, as `playout_depth` would: the iteration ends as one.
+                    self.halted = true;
+                    return self.convert.eval_reward(self.game.evaluate(), side);
+                }
             }
             if self.played.len() as u32 > MAX_PLY {
                 return Err(GameError::TooDeep);
