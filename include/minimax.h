@@ -280,6 +280,29 @@ typedef enum mm_status {
    * The MCTS options' `reward` is not one of the `MM_MCTS_REWARD_*` values.
    */
   MM_ERR_UNKNOWN_REWARD = 50,
+  /**
+   * The MCTS options' `exploration` is negative, NaN or infinite.
+   */
+  MM_ERR_BAD_EXPLORATION = 51,
+  /**
+   * The MCTS options' `eval_scale` is not a positive finite number.
+   */
+  MM_ERR_BAD_EVAL_SCALE = 52,
+  /**
+   * MCTS was asked to search from a chance node: it searches from a position where a
+   * player moves (the chance methods take chance roots).
+   */
+  MM_ERR_CHANCE_ROOT = 53,
+  /**
+   * The game's `priors` gave a weight that is negative, NaN or infinite, or weights
+   * that sum to zero or overflow.
+   */
+  MM_ERR_GAME_BAD_PRIORS = 54,
+  /**
+   * The game gave a final score (or, to Star1 and Star2, an evaluation) outside the
+   * bounds its `bounds` callback gave at the root.
+   */
+  MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS = 55,
 } mm_status;
 
 /**
@@ -412,7 +435,7 @@ typedef struct mm_game {
    * Optional, for MCTS: writes a prior weight for each of the `n` moves in `moves`
    * (the position's moves, as `moves` listed them) into `priors`, and returns true; or
    * returns false for none. Weights are finite and non-negative with a positive sum
-   * (else `MM_ERR_GAME_BAD_WEIGHT`, `MM_ERR_GAME_ZERO_WEIGHTS`); MCTS then chooses by
+   * (else `MM_ERR_GAME_BAD_PRIORS`); MCTS then chooses by
    * PUCT (each weight over the sum is a move's probability). NULL: UCT.
    */
   bool (*priors)(void *context, const int64_t *moves, size_t n, double *priors);
@@ -555,7 +578,7 @@ typedef struct mm_mcts_options {
   const int *stop;
   /**
    * UCT's exploration constant (default sqrt(2)); finite and not negative, else
-   * `MM_ERR_BAD_OPTIONS`.
+   * `MM_ERR_BAD_EXPLORATION`.
    */
   double exploration;
   /**
@@ -569,7 +592,7 @@ typedef struct mm_mcts_options {
   uint32_t playout_depth;
   /**
    * With `MM_MCTS_REWARD_SIGN`, the evaluation that counts as a 73% chance of winning
-   * (default 1); positive, else `MM_ERR_BAD_OPTIONS`.
+   * (default 1); positive, else `MM_ERR_BAD_EVAL_SCALE`.
    */
   double eval_scale;
   /**
@@ -1289,7 +1312,7 @@ enum mm_status mm_mcts_new(struct mm_mcts **out);
  * to `root` (which may be NULL when `root_cap` is 0).
  *
  * The game's callbacks are used as `mm_search` uses them, and its misbehaviour gets the
- * same statuses; a root that is a chance node gets `MM_ERR_GAME_CHANCE_NODE`. The game is
+ * same statuses; a root that is a chance node gets `MM_ERR_CHANCE_ROOT`. The game is
  * left in the position it started from. A limit or the stop flag ends the search with
  * `MM_OK` and the best move so far (a legal move even if no playout ran).
  *

@@ -553,7 +553,11 @@ fn bad_chance_nodes_get_their_errors() {
             &mut weighted(&[1.0, 3.0], Some((0, 5))),
             &mut opts(method, 3, true, false),
         );
-        assert_eq!(r.unwrap_err(), GameError::BadBounds, "a leaf of 10 above 5");
+        assert_eq!(
+            r.unwrap_err(),
+            GameError::ScoreOutsideBounds,
+            "a leaf of 10 above 5"
+        );
     }
     let r = search(
         &mut weighted(&[1.0, 3.0], None),

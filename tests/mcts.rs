@@ -326,7 +326,7 @@ fn misbehaving_games_get_errors_and_are_left_as_found() {
     let mut chance_root = Bad { fault: 3, depth: 1 };
     assert_eq!(
         mcts(&mut chance_root, &mut opts(10)).unwrap_err(),
-        GameError::ChanceNode
+        GameError::ChanceRoot
     );
 }
 
@@ -431,19 +431,17 @@ fn priors_steer_the_search_by_puct() {
         "a zero prior puts the needle last: {}",
         r.playouts
     );
-    // Priors that are not weights are the game's error, as chance weights are.
-    for (poison, e) in [
-        (-1.0, GameError::BadWeight),
-        (f64::NAN, GameError::BadWeight),
-        (f64::INFINITY, GameError::BadWeight),
-    ] {
+    // Priors that are not weights are the game's error, with a status of their own
+    // (not the chance weights', whose message names a chance node).
+    for poison in [-1.0, f64::NAN, f64::INFINITY] {
         let mut g = Needle::new(Some([0.5, 0.5, poison]));
-        assert_eq!(mcts(&mut g, &mut until_proven()).unwrap_err(), e);
+        let e = mcts(&mut g, &mut until_proven()).unwrap_err();
+        assert_eq!(e, GameError::BadPriors);
         assert_eq!((g.picked, g.answered), (None, None), "left as found");
     }
     let mut g = Needle::new(Some([0.0, 0.0, 0.0]));
     assert_eq!(
         mcts(&mut g, &mut until_proven()).unwrap_err(),
-        GameError::ZeroWeights
+        GameError::BadPriors
     );
 }

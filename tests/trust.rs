@@ -619,7 +619,7 @@ fn game_errors_are_errors() {
     );
     assert_eq!(
         GameError::NeedsBounds.to_string(),
-        "Star1 and Star2 need the game's score bounds"
+        "Star1, Star2 and MCTS with scaled rewards need the game's score bounds"
     );
 }
 

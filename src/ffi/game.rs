@@ -96,7 +96,7 @@ pub struct mm_game {
     /// Optional, for MCTS: writes a prior weight for each of the `n` moves in `moves`
     /// (the position's moves, as `moves` listed them) into `priors`, and returns true; or
     /// returns false for none. Weights are finite and non-negative with a positive sum
-    /// (else `MM_ERR_GAME_BAD_WEIGHT`, `MM_ERR_GAME_ZERO_WEIGHTS`); MCTS then chooses by
+    /// (else `MM_ERR_GAME_BAD_PRIORS`); MCTS then chooses by
     /// PUCT (each weight over the sum is a move's probability). NULL: UCT.
     pub priors: Option<
         unsafe extern "C" fn(

@@ -61,7 +61,7 @@ pub struct mm_mcts_options {
     /// stop the search.
     pub stop: *const c_int,
     /// UCT's exploration constant (default sqrt(2)); finite and not negative, else
-    /// `MM_ERR_BAD_OPTIONS`.
+    /// `MM_ERR_BAD_EXPLORATION`.
     pub exploration: f64,
     /// An `MM_MCTS_REWARD_*` value (default `MM_MCTS_REWARD_SIGN`).
     pub reward: mm_mcts_reward,
@@ -69,7 +69,7 @@ pub struct mm_mcts_options {
     /// to the end).
     pub playout_depth: u32,
     /// With `MM_MCTS_REWARD_SIGN`, the evaluation that counts as a 73% chance of winning
-    /// (default 1); positive, else `MM_ERR_BAD_OPTIONS`.
+    /// (default 1); positive, else `MM_ERR_BAD_EVAL_SCALE`.
     pub eval_scale: f64,
     /// The playouts' seed, at the start of each search (default 0x5EED): one thread and
     /// one seed give one result.
@@ -257,9 +257,13 @@ unsafe fn read_mcts_options(options: *const mm_mcts_options) -> Result<mm_mcts_o
     if !matches!(o.reward, MM_MCTS_REWARD_SIGN | MM_MCTS_REWARD_SCALED) {
         return Err(MM_ERR_UNKNOWN_REWARD);
     }
-    let bad_scale = !(o.eval_scale > 0.0 && o.eval_scale.is_finite());
-    let bad_exploration = !(o.exploration >= 0.0 && o.exploration.is_finite());
-    if bad_scale || bad_exploration || o.max_moves == 0 {
+    if !(o.exploration >= 0.0 && o.exploration.is_finite()) {
+        return Err(MM_ERR_BAD_EXPLORATION);
+    }
+    if !(o.eval_scale > 0.0 && o.eval_scale.is_finite()) {
+        return Err(MM_ERR_BAD_EVAL_SCALE);
+    }
+    if o.max_moves == 0 {
         return Err(MM_ERR_BAD_OPTIONS);
     }
     if o.threads > MM_MAX_THREADS {
@@ -276,7 +280,7 @@ unsafe fn read_mcts_options(options: *const mm_mcts_options) -> Result<mm_mcts_o
 /// to `root` (which may be NULL when `root_cap` is 0).
 ///
 /// The game's callbacks are used as `mm_search` uses them, and its misbehaviour gets the
-/// same statuses; a root that is a chance node gets `MM_ERR_GAME_CHANCE_NODE`. The game is
+/// same statuses; a root that is a chance node gets `MM_ERR_CHANCE_ROOT`. The game is
 /// left in the position it started from. A limit or the stop flag ends the search with
 /// `MM_OK` and the best move so far (a legal move even if no playout ran).
 ///

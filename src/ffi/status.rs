@@ -134,12 +134,25 @@ pub enum mm_status {
     MM_ERR_MCTS_BUSY = 49,
     /// The MCTS options' `reward` is not one of the `MM_MCTS_REWARD_*` values.
     MM_ERR_UNKNOWN_REWARD = 50,
+    /// The MCTS options' `exploration` is negative, NaN or infinite.
+    MM_ERR_BAD_EXPLORATION = 51,
+    /// The MCTS options' `eval_scale` is not a positive finite number.
+    MM_ERR_BAD_EVAL_SCALE = 52,
+    /// MCTS was asked to search from a chance node: it searches from a position where a
+    /// player moves (the chance methods take chance roots).
+    MM_ERR_CHANCE_ROOT = 53,
+    /// The game's `priors` gave a weight that is negative, NaN or infinite, or weights
+    /// that sum to zero or overflow.
+    MM_ERR_GAME_BAD_PRIORS = 54,
+    /// The game gave a final score (or, to Star1 and Star2, an evaluation) outside the
+    /// bounds its `bounds` callback gave at the root.
+    MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS = 55,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 51] = [
+const ALL: [mm_status; 56] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -191,6 +204,11 @@ const ALL: [mm_status; 51] = [
     MM_ERR_UNKNOWN_SCORE_VIEW,
     MM_ERR_MCTS_BUSY,
     MM_ERR_UNKNOWN_REWARD,
+    MM_ERR_BAD_EXPLORATION,
+    MM_ERR_BAD_EVAL_SCALE,
+    MM_ERR_CHANCE_ROOT,
+    MM_ERR_GAME_BAD_PRIORS,
+    MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS,
 ];
 
 impl mm_status {
@@ -258,11 +276,28 @@ impl mm_status {
             MM_ERR_UNKNOWN_SCORE_VIEW => c"the game's score_view is not an MM_SCORES_* value",
             MM_ERR_MCTS_BUSY => c"the MCTS search object is in use by another search",
             MM_ERR_UNKNOWN_REWARD => c"the MCTS reward is not an MM_MCTS_REWARD_* value",
+            MM_ERR_BAD_EXPLORATION => {
+                c"the MCTS options' exploration is negative, NaN or infinite; it must be finite and at least 0"
+            }
+            MM_ERR_BAD_EVAL_SCALE => {
+                c"the MCTS options' eval_scale is not positive and finite"
+            }
+            MM_ERR_CHANCE_ROOT => {
+                c"MCTS was asked to search from a chance node; search from a position where a player moves"
+            }
+            MM_ERR_GAME_BAD_PRIORS => {
+                c"the game's priors for MCTS have a negative, NaN or infinite weight, or sum to zero or overflow"
+            }
+            MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS => {
+                c"the game gave a score outside the bounds its bounds callback gave at the root"
+            }
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
                 c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
             }
-            MM_ERR_NEEDS_BOUNDS => c"Star1 and Star2 need score bounds, and there are none",
+            MM_ERR_NEEDS_BOUNDS => {
+                c"Star1, Star2 and MCTS with scaled rewards need the game's score bounds, and it gave none"
+            }
             MM_ERR_BAD_WEIGHT => {
                 c"a chance node's weight is negative, NaN or infinite, or its weights sum to zero"
             }
@@ -315,6 +350,12 @@ impl From<GameError> for mm_status {
             GameError::ChanceNode => MM_ERR_GAME_CHANCE_NODE,
             GameError::NeedsBounds => MM_ERR_NEEDS_BOUNDS,
             GameError::WeightSumOverflow => MM_ERR_GAME_WEIGHT_SUM_OVERFLOW,
+            GameError::BadExploration => MM_ERR_BAD_EXPLORATION,
+            GameError::BadEvalScale => MM_ERR_BAD_EVAL_SCALE,
+            GameError::ChanceRoot => MM_ERR_CHANCE_ROOT,
+            GameError::BadPriors => MM_ERR_GAME_BAD_PRIORS,
+            GameError::ScoreOutsideBounds => MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS,
+            GameError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
 }
@@ -403,6 +444,11 @@ mod tests {
             (MM_ERR_UNKNOWN_SCORE_VIEW, 48),
             (MM_ERR_MCTS_BUSY, 49),
             (MM_ERR_UNKNOWN_REWARD, 50),
+            (MM_ERR_BAD_EXPLORATION, 51),
+            (MM_ERR_BAD_EVAL_SCALE, 52),
+            (MM_ERR_CHANCE_ROOT, 53),
+            (MM_ERR_GAME_BAD_PRIORS, 54),
+            (MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS, 55),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

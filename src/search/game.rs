@@ -68,6 +68,10 @@ pub trait Game {
     /// The range of final scores (MAX's view) reachable from the position with best play
     /// by both sides, if the game knows one: it narrows alpha-beta's window. `lo == hi`
     /// settles the position at that score without searching it, as if it ended a ply later.
+    /// A proven value outside the root's bounds is [`GameError::ScoreOutsideBounds`], in
+    /// every method. Star1 and Star2, and MCTS with scaled rewards, take the root's bounds
+    /// as the range of every final score (and, for the Stars, every evaluation): one
+    /// outside them is that error too.
     fn bounds(&mut self) -> Option<(i32, i32)> {
         None
     }
@@ -96,8 +100,8 @@ pub trait Game {
     /// For MCTS: a prior weight for each of `moves` (this position's moves, as `moves`
     /// listed them), written to `out` (as long as `moves`, zeros), from a policy the
     /// program has (a network, a rule of thumb); true if it wrote them. Weights are
-    /// finite and non-negative with a positive sum ([`GameError::BadWeight`],
-    /// [`GameError::ZeroWeights`] else); MCTS uses them as probabilities (each over
+    /// finite and non-negative with a positive sum ([`GameError::BadPriors`] else); MCTS
+    /// uses them as probabilities (each over
     /// the sum) in PUCT. The default, false: no priors, and MCTS uses UCT.
     fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
         let _ = (moves, out);
@@ -137,7 +141,7 @@ pub enum GameError {
     /// A position had no legal moves but the game did not say it was over.
     NoMovesNotOver,
     /// `bounds` gave a lower bound above the upper bound (or, in a deterministic search,
-    /// `i32::MIN` or `i32::MAX`), or in a chance search a score outside them.
+    /// `i32::MIN` or `i32::MAX`).
     BadBounds,
     /// The search went deeper than the engine's ply limit.
     TooDeep,
@@ -154,6 +158,22 @@ pub enum GameError {
     NeedsBounds,
     /// A chance node's weights were each finite, but their sum overflows an `f64`.
     WeightSumOverflow,
+    /// MCTS's exploration constant was negative or not finite (C:
+    /// `MM_ERR_BAD_EXPLORATION`).
+    BadExploration,
+    /// [`Reward::Sign`](super::mcts::Reward::Sign)'s scale was not positive and finite
+    /// (C: `MM_ERR_BAD_EVAL_SCALE`).
+    BadEvalScale,
+    /// MCTS was asked to search from a chance node (C: `MM_ERR_CHANCE_ROOT`).
+    ChanceRoot,
+    /// The game's priors had a negative, NaN or infinite weight, or summed to zero or
+    /// overflowed (C: `MM_ERR_GAME_BAD_PRIORS`).
+    BadPriors,
+    /// A final score (or, for Star1 and Star2, an evaluation) lay outside the bounds the
+    /// game gave at the root (C: `MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS`).
+    ScoreOutsideBounds,
+    /// Memory the search needed could not be had (C: `MM_ERR_OUT_OF_MEMORY`).
+    OutOfMemory,
 }
 
 impl GameError {
@@ -174,16 +194,28 @@ impl std::fmt::Display for GameError {
             GameError::NegativeMoveCount => "the game gave a negative move count",
             GameError::ScoreOutOfRange => "the game gave a score of i32::MIN or i32::MAX",
             GameError::NoMovesNotOver => "a position has no moves but the game is not over",
-            GameError::BadBounds => "the game's score bounds are reversed or do not hold",
+            GameError::BadBounds => "the game's score bounds are reversed or out of range",
             GameError::TooDeep => "the game has a line longer than MAX_PLIES plies",
             GameError::NoOutcomes => "a chance node listed no outcomes",
             GameError::BadWeight => "a chance node gave a negative, NaN or infinite weight",
             GameError::ZeroWeights => "a chance node's weights sum to zero",
             GameError::ChanceNode => "a deterministic method met a chance node",
-            GameError::NeedsBounds => "Star1 and Star2 need the game's score bounds",
+            GameError::NeedsBounds => {
+                "Star1, Star2 and MCTS with scaled rewards need the game's score bounds"
+            }
             GameError::WeightSumOverflow => {
                 "a chance node's weights are each finite but their sum overflows"
             }
+            GameError::BadExploration => "MCTS's exploration is negative or not finite",
+            GameError::BadEvalScale => "MCTS's Reward::Sign scale is not positive and finite",
+            GameError::ChanceRoot => "MCTS was asked to search from a chance node",
+            GameError::BadPriors => {
+                "the game's priors have a negative, NaN or infinite weight, or a bad sum"
+            }
+            GameError::ScoreOutsideBounds => {
+                "the game gave a score outside the bounds it gave at the root"
+            }
+            GameError::OutOfMemory => "memory the search needed could not be had",
         })
     }
 }

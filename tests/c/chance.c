@@ -249,7 +249,7 @@ static void misbehaviour(void) {
     /* A score outside the bounds Star1 was given. */
     t.score[3] = 99;
     o = options(MM_SEARCH_STAR1, 4);
-    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_GAME_BAD_BOUNDS);
+    CHECK(mm_search(&g, &o, &r, NULL, 0) == MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS);
     t.score[3] = 20;
 }
 

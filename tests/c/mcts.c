@@ -194,7 +194,7 @@ int main(void) {
     CHECK(mm_mcts_clear(m) == MM_OK);
 
     /* With priors, PUCT chooses, and the solver still proves the draw; a negative
-       weight is the game's error, as a chance weight's. */
+       weight is the game's error, with a status of its own. */
     mm_game with_priors = game;
     with_priors.priors = ttt_priors;
     o.playouts = 0;
@@ -203,7 +203,7 @@ int main(void) {
     CHECK(r.proven && r.proven_reward == 0.5 && t.prior_calls > 0 && t.depth == 0);
     t.bad_prior = true;
     CHECK(mm_mcts_clear(m) == MM_OK);
-    CHECK(mm_mcts_search(m, &with_priors, &o, &r, root, 9) == MM_ERR_GAME_BAD_WEIGHT);
+    CHECK(mm_mcts_search(m, &with_priors, &o, &r, root, 9) == MM_ERR_GAME_BAD_PRIORS);
     CHECK(t.depth == 0);
     t.bad_prior = false;
     CHECK(mm_mcts_clear(m) == MM_OK);
@@ -223,9 +223,20 @@ int main(void) {
     CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_UNKNOWN_REWARD);
     bad = o;
     bad.exploration = -1.0;
-    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_OPTIONS);
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_EXPLORATION);
+    bad.exploration = NAN;
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_EXPLORATION);
+    bad.exploration = INFINITY;
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_EXPLORATION);
     bad = o;
     bad.eval_scale = NAN;
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_EVAL_SCALE);
+    bad.eval_scale = 0.0;
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_EVAL_SCALE);
+    bad.eval_scale = INFINITY;
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_EVAL_SCALE);
+    bad = o;
+    bad.max_moves = 0;
     CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_OPTIONS);
     bad = o;
     bad.reward = MM_MCTS_REWARD_SCALED; /* tic-tac-toe here gives no bounds */

@@ -15,7 +15,7 @@ impl<G: Game> Chance<'_, G> {
     pub(super) fn score(&self, score: i32) -> Result<f64, GameError> {
         let v = score as f64;
         if v < self.lo || v > self.hi {
-            return Err(GameError::BadBounds);
+            return Err(GameError::ScoreOutsideBounds);
         }
         Ok(v)
     }

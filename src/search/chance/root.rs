@@ -69,6 +69,15 @@ impl<G: Game> Chance<'_, G> {
                 break;
             }
         }
+        if result.proven {
+            // As in the engine: a proven value outside the root's bounds shows they lied.
+            if let (Some(b), Some(v)) = (self.game.bounds(), result.expected) {
+                let (lo, hi) = self.plan.max_view_bounds(b, root_max)?;
+                if v < lo as f64 || v > hi as f64 {
+                    return Err(GameError::ScoreOutsideBounds);
+                }
+            }
+        }
         if result.depth == 0 {
             // Stopped before any iteration finished: still answer with a legal move (none
             // at a chance root), and still hold the game to its contract there.

@@ -184,6 +184,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         }
         let method = self.method();
         let prune = method != Method::Minimax;
+        // The range the game's bounds give this node's value, to check a proven value.
+        let mut told = None;
         if prune && ply > 0 {
             if let Some((lo, hi)) = self.side_bounds(max_side)? {
                 if lo == hi {
@@ -194,6 +196,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 // The value is at least `floor` and at most `ceiling`: when that settles
                 // the window's question (ties included), answer at once, else narrow it.
                 let (floor, ceiling) = (value::at_least(lo), value::at_most(hi));
+                told = Some((floor, ceiling));
                 if floor >= beta {
                     return Ok(floor);
                 }
@@ -264,6 +267,14 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         };
         self.moves[p] = moves;
         let (best, best_move, horizon_before) = searched?;
+        if let Some((floor, ceiling)) = told {
+            // From final scores alone (no evaluation below), a value past the bounds (a
+            // fail-soft bound past them too) shows that they lied: what they cut off
+            // elsewhere may be wrong.
+            if (best > ceiling || best < floor) && self.horizon == horizon_before {
+                return Err(GameError::ScoreOutsideBounds.into());
+            }
+        }
 
         if let (Some(key), Some(table)) = (key, self.table) {
             let proven = self.horizon == horizon_before;

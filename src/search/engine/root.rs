@@ -82,6 +82,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 break;
             }
         }
+        if result.proven {
+            self.within_root_bounds(result.value, root_max)?;
+        }
         if result.best_move.is_none() {
             // Stopped before any iteration finished: still answer with a legal move, and
             // still hold the game to its contract.
@@ -90,6 +93,19 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             result.pv = vec![first];
         }
         Ok(self.finish(result, completed))
+    }
+
+    /// A proven value (MAX's view) must lie within the bounds the game gives at the root
+    /// (the value with best play): one outside them shows that the bounds lied, and the
+    /// values they cut off may be wrong too.
+    fn within_root_bounds(&mut self, value: i32, root_max: bool) -> Result<(), GameError> {
+        if let Some(bounds) = self.game.bounds() {
+            let (lo, hi) = self.plan.max_view_bounds(bounds, root_max)?;
+            if value < lo || value > hi {
+                return Err(GameError::ScoreOutsideBounds);
+            }
+        }
+        Ok(())
     }
 
     fn finish(&mut self, mut result: SearchResult, completed: bool) -> Outcome {

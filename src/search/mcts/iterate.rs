@@ -524,7 +524,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         if !self.game.priors(&self.moves, &mut self.priors) {
             return Ok(false);
         }
-        let total = weights_total(self.priors.iter().copied())?;
+        let total = weights_total(self.priors.iter().copied()).map_err(|_| GameError::BadPriors)?;
         self.priors.iter_mut().for_each(|p| *p /= total);
         Ok(true)
     }

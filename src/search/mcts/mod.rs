@@ -226,11 +226,8 @@ impl Mcts {
     /// root: the position of the last search, with the moves given to `advance` since
     /// played (else call [`Mcts::clear`] first). A tree whose root has another side to
     /// move, or another hash where the game has `hash`, is cleared. The game is left as
-    /// it was found. One thread and one seed give one result.
-    ///
-    /// # Panics
-    /// If `opts.exploration` is negative or not finite, or `Reward::Sign`'s scale is not
-    /// positive and finite.
+    /// it was found. One thread and one seed give one result. Options that are not valid
+    /// are an error: [`GameError::BadExploration`], [`GameError::BadEvalScale`].
     pub fn search<G: Game>(
         &mut self,
         game: &mut G,
@@ -250,9 +247,6 @@ impl Mcts {
     /// their timing. Without a copy, a system thread or memory for the shared tree, the
     /// search runs on fewer threads and the result's `fewer_threads` says why. If a
     /// search on threads fails, the tree is cleared.
-    ///
-    /// # Panics
-    /// As [`Mcts::search`].
     pub fn search_parallel<G: Game + Fork + Send + 'static>(
         &mut self,
         game: &mut G,
@@ -278,18 +272,16 @@ impl Mcts {
         game: &mut G,
         opts: &MctsOptions<'_>,
     ) -> Result<Convert, GameError> {
-        assert!(
-            opts.exploration >= 0.0 && opts.exploration.is_finite(),
-            "the exploration constant must be finite and not negative"
-        );
+        if !(opts.exploration >= 0.0 && opts.exploration.is_finite()) {
+            return Err(GameError::BadExploration);
+        }
         if let Reward::Sign { scale } = opts.reward {
-            assert!(
-                scale > 0.0 && scale.is_finite(),
-                "the scale must be positive"
-            );
+            if !(scale > 0.0 && scale.is_finite()) {
+                return Err(GameError::BadEvalScale);
+            }
         }
         if game.is_chance() {
-            return Err(GameError::ChanceNode);
+            return Err(GameError::ChanceRoot);
         }
         let convert = Convert::of(game, opts.reward)?;
         let root_max = game.max_to_move().unwrap_or(opts.max_at_root);
@@ -509,9 +501,14 @@ impl Convert {
         })
     }
 
-    /// MAX's reward for a final position of `score`.
+    /// MAX's reward for a final position of `score`. With scaled rewards the root's
+    /// bounds are the reward's scale: a final score outside them is the game's error.
     pub(crate) fn final_reward(&self, score: i32, max_to_move: bool) -> Result<f64, GameError> {
         let s = self.max_view(score, max_to_move)?;
+        let (lo, hi) = self.bounds;
+        if self.reward == Reward::Scaled && (s < lo || s > hi) {
+            return Err(GameError::ScoreOutsideBounds);
+        }
         Ok(match self.reward {
             // (Not `f64::signum`, which is 1 for a draw's 0.)
             Reward::Sign { .. } => match s.partial_cmp(&0.0) {
