@@ -14,6 +14,8 @@ use std::time::Instant;
 
 use minimax::search::{Method, Options, Table, search_parallel};
 
+#[path = "../common/args.rs"]
+mod args;
 mod bare;
 mod game;
 use bare::Bare;
@@ -26,18 +28,15 @@ enum Solver {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let usage = || -> ! {
-        eprintln!("usage: connect4 [--threads N | --bare] < positions");
-        std::process::exit(2);
-    };
-    let bare = args.iter().any(|a| a == "--bare");
-    let mut threads = 1;
-    if let Some(i) = args.iter().position(|a| a == "--threads") {
-        match args.get(i + 1).and_then(|n| n.parse().ok()) {
-            Some(n) if !bare => threads = n,
-            _ => usage(), // the bare search has one thread
-        }
+    let a = args::Args::parse(
+        "usage: connect4 [--threads N | --bare] < positions",
+        &["--threads"],
+        &["--bare"],
+    );
+    let bare = a.flag("--bare");
+    let threads = a.number("--threads", 1usize);
+    if bare && a.flag("--threads") {
+        a.fail("--bare searches on one thread: give --threads or --bare"); // (its own search)
     }
     let mut solver = if bare {
         Solver::Bare(Bare::new())

@@ -11,6 +11,8 @@
 //!
 //! Usage: dice [--playouts N] [--seeds N] [--open-loop]
 
+#[path = "../common/args.rs"]
+mod args;
 mod games;
 
 use games::{Keyed, Pig, Race, exact};
@@ -88,37 +90,12 @@ struct Run {
 const USAGE: &str = "usage: dice [--playouts N] [--seeds N] [--open-loop]";
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return;
-    }
-    let known = ["--playouts", "--seeds"];
-    let mut i = 1;
-    while i < args.len() {
-        match args[i].as_str() {
-            a if known.contains(&a) => i += 2,
-            "--open-loop" => i += 1,
-            a => {
-                eprintln!("dice: unknown argument {a}\n{USAGE}");
-                std::process::exit(2);
-            }
-        }
-    }
-    let arg = |name: &str, default: u64| -> u64 {
-        match args.iter().position(|a| a == name) {
-            None => default,
-            Some(i) => match args.get(i + 1).and_then(|v| v.parse().ok()) {
-                Some(v) => v,
-                None => {
-                    eprintln!("dice: {name} takes a number\n{USAGE}");
-                    std::process::exit(2);
-                }
-            },
-        }
-    };
-    let (playouts, seeds) = (arg("--playouts", 1_000_000), arg("--seeds", 10));
-    let open_loop = args.iter().any(|a| a == "--open-loop");
+    let a = args::Args::parse(USAGE, &["--playouts", "--seeds"], &["--open-loop"]);
+    let (playouts, seeds) = (
+        a.number("--playouts", 1_000_000u64),
+        a.number("--seeds", 10u64),
+    );
+    let open_loop = a.flag("--open-loop");
     let run = Run {
         playouts,
         seeds,

@@ -8,6 +8,8 @@
 //!
 //! Usage: dots [--rows R] [--cols C] [--repeats N]
 
+#[path = "../common/args.rs"]
+mod args;
 mod game;
 
 use std::time::{Duration, Instant};
@@ -33,17 +35,13 @@ fn solve(board: &Dots, table_bytes: usize, threads: usize) -> (SearchResult, Dur
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let (mut rows, mut cols, mut repeats) = (3, 3, 3);
-    while let Some(a) = args.next() {
-        let mut value = || -> usize { args.next().and_then(|v| v.parse().ok()).expect("a number") };
-        match a.as_str() {
-            "--rows" => rows = value(),
-            "--cols" => cols = value(),
-            "--repeats" => repeats = value().max(1),
-            _ => panic!("usage: dots [--rows R] [--cols C] [--repeats N]"),
-        }
-    }
+    let a = args::Args::parse(
+        "usage: dots [--rows R] [--cols C] [--repeats N]",
+        &["--rows", "--cols", "--repeats"],
+        &[],
+    );
+    let (rows, cols) = (a.number("--rows", 3usize), a.number("--cols", 3usize));
+    let repeats = a.number("--repeats", 3usize).max(1);
     let board = Dots::new(rows, cols);
     let t = Instant::now();
     let mut memo = vec![i8::MIN; 1 << board.edge_count()];

@@ -9,6 +9,9 @@
 //! as CSV, for `scripts/mcts_plot.py`. Black (MAX, first) joins the top and bottom rows,
 //! White the left and right columns.
 
+#[path = "../common/args.rs"]
+mod args;
+
 use minimax::search::mcts::{Mcts, MctsOptions};
 use minimax::search::{Game, GameError, Method, Move, Options, search};
 
@@ -176,32 +179,23 @@ fn duel(
 }
 
 fn main() {
-    let (mut n, mut games, mut seed, mut playouts, mut depth) = (7, 4, 1, 20_000, 3);
-    let (mut threads, mut curve) = (1, false);
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--curve" {
-            curve = true;
-            continue;
-        }
-        let mut value = || -> u64 {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{a} needs a number"))
-        };
-        match a.as_str() {
-            "--size" => n = value().clamp(2, 11) as usize,
-            "--games" => games = value(),
-            "--seed" => seed = value(),
-            "--playouts" => playouts = value(),
-            "--depth" => depth = value() as u32,
-            "--threads" => threads = value().clamp(1, 256) as usize,
-            _ => panic!(
-                "usage: hex [--size N] [--games N] [--seed S] [--playouts P] [--depth D] \
-                 [--threads T] [--curve]"
-            ),
-        }
-    }
+    let a = args::Args::parse(
+        "usage: hex [--size N] [--games N] [--seed S] [--playouts P] [--depth D] [--threads T] [--curve]",
+        &[
+            "--size",
+            "--games",
+            "--seed",
+            "--playouts",
+            "--depth",
+            "--threads",
+        ],
+        &["--curve"],
+    );
+    let n = a.number("--size", 7usize).clamp(2, 11);
+    let (games, seed) = (a.number("--games", 4u64), a.number("--seed", 1u64));
+    let (playouts, depth) = (a.number("--playouts", 20_000u64), a.number("--depth", 3u32));
+    let threads = a.number("--threads", 1usize).clamp(1, 256);
+    let curve = a.flag("--curve");
     if curve {
         // Win rate against playouts a move (scripts/mcts_plot.py draws it), as CSV:
         // against alpha-beta, and against MCTS at `--playouts` a move.

@@ -5,6 +5,9 @@
 
 use std::time::Instant;
 
+#[path = "../common/args.rs"]
+mod args;
+
 use minimax::search::{Game, GameError, Move, Options, search};
 
 /// A pile of 4 sticks, take one: 5 positions, a line of 4 moves.
@@ -43,6 +46,7 @@ fn average(rounds: u32, opts: impl Fn() -> Options<'static>) -> (f64, u64) {
 }
 
 fn main() {
+    args::Args::parse("usage: overhead (no arguments)", &[], &[]);
     let rounds = 200;
     let (with, nodes) = average(rounds, Options::default);
     let (without, _) = average(rounds, || Options {

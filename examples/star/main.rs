@@ -6,6 +6,8 @@
 //!
 //! Usage: star [--trees N] [--positions N]
 
+#[path = "../common/args.rs"]
+mod args;
 mod game2048;
 mod trees;
 
@@ -49,14 +51,15 @@ fn row(what: &str, depth: u32, n: [u64; 3]) -> (f64, f64) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str, default: usize| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .map_or(default, |v| v.parse().expect("a number"))
-    };
-    let (tree_count, positions) = (arg("--trees", 5), arg("--positions", 20));
+    let a = args::Args::parse(
+        "usage: star [--trees N] [--positions N]",
+        &["--trees", "--positions"],
+        &[],
+    );
+    let (tree_count, positions) = (
+        a.number("--trees", 5usize),
+        a.number("--positions", 20usize),
+    );
     println!("Nodes visited: plain expectimax, Star1, Star2 (each with a 16 MiB table)");
     println!(
         "{:<9} {:>5} {:>12} {:>12} {:>12} {:>11} {:>11}",
