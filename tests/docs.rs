@@ -2,10 +2,18 @@
 //! C++ with warnings as errors); a block with a `main` is also linked against the library
 //! and run, and must exit 0 (each asserts its own answer). The Rust blocks are doctests
 //! (src/lib.rs includes the same files under `cfg(doctest)`).
+//!
+//! The `text` blocks that show what a command prints are kept true (issue 40): one that
+//! starts with `$ command` is a transcript, which the test runs (the C examples named
+//! `build/NAME` built first) and compares line by line, `[..]` in a line matching any
+//! text there (a time, say). Any other `text` block must say what it is on the line
+//! before it: `<!-- file: PATH -->`, a file's text, compared with the file; or
+//! `<!-- sample: DATE, `command` -->`, a dated run of a command whose output varies
+//! (timings), with the command that reproduces it.
 
 mod common;
 
-use common::{compile, root, run, scratch, stderr, stdout};
+use common::{build_example, compile, root, run, scratch, stderr, stdout};
 
 /// The fenced blocks of a Markdown text, as (language, code).
 fn blocks(text: &str) -> Vec<(String, String)> {
@@ -73,4 +81,154 @@ fn every_c_block_of_the_docs_compiles_and_runs() {
     }
     println!("{compiled} C/C++ blocks compiled, {ran} run");
     assert!(compiled >= 9 && ran >= 7, "{compiled} compiled, {ran} run");
+}
+
+/// The README and the guides, as (name, text).
+fn docs() -> Vec<(String, String)> {
+    let mut files = vec![root().join("README.md")];
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let name = |p: &std::path::Path| p.strip_prefix(root()).unwrap().display().to_string();
+    files
+        .iter()
+        .map(|f| (name(f), std::fs::read_to_string(f).unwrap()))
+        .collect()
+}
+
+/// The `text` blocks of a Markdown text, as (the line before the fence, the block).
+fn text_blocks(text: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].starts_with("```") {
+            let lang = lines[i].trim_start_matches('`').trim();
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j].starts_with("```"))
+                .unwrap();
+            if lang == "text" {
+                let before = if i > 0 { lines[i - 1] } else { "" };
+                out.push((before.to_string(), lines[i + 1..end].join("\n")));
+            }
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Whether `line` matches `pattern`, in which `[..]` matches any text.
+fn matches(pattern: &str, line: &str) -> bool {
+    let mut parts = pattern.split("[..]");
+    let first = parts.next().unwrap();
+    let Some(mut rest) = line.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (k, part) in parts.iter().enumerate() {
+        if k + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// Runs a transcript's command in the repository, with `build/NAME` standing for the C
+/// example `c_examples/NAME.c` (built) and any other `build/` path for a scratch folder.
+fn run_transcript(command: &str) -> String {
+    let scratch_dir = scratch("transcripts");
+    let mut cmd = String::new();
+    let mut rest = command;
+    while let Some(at) = rest.find("build/") {
+        cmd.push_str(&rest[..at]);
+        let after = &rest[at + "build/".len()..];
+        let end = after
+            .find(|c: char| c.is_whitespace())
+            .unwrap_or(after.len());
+        let word = &after[..end];
+        if root().join("c_examples").join(format!("{word}.c")).exists() {
+            cmd.push_str(build_example(&format!("{word}.c")).to_str().unwrap());
+        } else {
+            cmd.push_str(scratch_dir.join(word).to_str().unwrap());
+        }
+        rest = &after[end..];
+    }
+    cmd.push_str(rest);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&cmd)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{command}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn every_output_shown_in_the_docs_is_checked_or_a_dated_sample() {
+    let (mut transcripts, mut files, mut samples) = (0, 0, 0);
+    for (name, text) in docs() {
+        for (before, block) in text_blocks(&text) {
+            if let Some(command) = block.lines().next().and_then(|l| l.strip_prefix("$ ")) {
+                let want: Vec<&str> = block.lines().skip(1).collect();
+                let got = run_transcript(command);
+                let got: Vec<&str> = got.lines().collect();
+                let same =
+                    want.len() == got.len() && want.iter().zip(&got).all(|(w, g)| matches(w, g));
+                assert!(
+                    same,
+                    "{name}: `{command}` printed\n{}\nwhere the docs show\n{}",
+                    got.join("\n"),
+                    want.join("\n")
+                );
+                transcripts += 1;
+            } else if let Some(path) = before.strip_prefix("<!-- file: ") {
+                let path = path.trim_end_matches("-->").trim();
+                let file = std::fs::read_to_string(root().join(path)).unwrap();
+                assert_eq!(
+                    block.trim_end(),
+                    file.trim_end(),
+                    "{name}: the block of {path}"
+                );
+                files += 1;
+            } else if let Some(sample) = before.strip_prefix("<!-- sample: ") {
+                // A date, then the command in backquotes.
+                let dated = sample.len() > 10
+                    && sample[..10].bytes().enumerate().all(|(i, b)| match i {
+                        4 | 7 => b == b'-',
+                        _ => b.is_ascii_digit(),
+                    });
+                let command = sample.split('`').nth(1).is_some_and(|c| !c.is_empty());
+                assert!(
+                    dated && command,
+                    "{name}: a sample needs a date and a `command`: {before}"
+                );
+                samples += 1;
+            } else {
+                panic!(
+                    "{name}: a text block neither a transcript nor marked as a file or a dated sample:\n{block}"
+                );
+            }
+        }
+    }
+    println!("{transcripts} transcripts run, {files} files compared, {samples} dated samples");
+    assert!(transcripts >= 3, "{transcripts} transcripts");
+}
+
+#[test]
+fn a_pattern_matches_as_it_should() {
+    assert!(matches("4455 18 [..]", "4455 18 10 31"));
+    assert!(matches("a [..] c [..]", "a b c d"));
+    assert!(!matches("4455 18 2 [..]", "4455 18 10 31"));
+    assert!(matches("exact", "exact") && !matches("exact", "exactly"));
 }

@@ -129,3 +129,67 @@ fn the_checker_sees_a_circle() {
     let found = circle(&graph, "engine").expect("engine -> value -> engine");
     assert_eq!(found.first(), found.last());
 }
+
+/// Every source file under `src/`, every example and every top-level folder is named in
+/// docs/layout.md, and its list of the files under `src/search/` with `unsafe` is the
+/// true one (issue 40 found both out of date).
+#[test]
+fn the_layout_guide_names_every_file_and_the_unsafe_ones() {
+    let root = common::root();
+    let guide = std::fs::read_to_string(root.join("docs/layout.md")).unwrap();
+    let named =
+        |name: &str| guide.contains(&format!("`{name}")) || guide.contains(&format!("/{name}`"));
+    let mut missing = Vec::new();
+    let mut stack = vec![root.join("src")];
+    let mut with_unsafe = BTreeSet::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !named(&name) {
+                missing.push(path.strip_prefix(&root).unwrap().display().to_string());
+            }
+            let rel = path.strip_prefix(root.join("src/search")).ok();
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Some(rel) = rel.filter(|_| text.contains("unsafe ")) {
+                with_unsafe.insert(rel.display().to_string());
+            }
+        }
+    }
+    for dir in ["examples", "."] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let skip =
+                name.starts_with('.') && name != ".ci" || name == "target" || name == "build";
+            if path.is_dir() && !skip && !named(&name) {
+                missing.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not named in docs/layout.md: {missing:?}"
+    );
+    // The guide's sentence on `unsafe` names exactly these.
+    let at = guide
+        .find("The only `unsafe` under `src/search/`")
+        .expect("the sentence");
+    let sentence = &guide[at..at + guide[at..].find("\n- ").unwrap()];
+    for file in &with_unsafe {
+        assert!(
+            sentence.contains(&format!("`{file}`")),
+            "{file} has unsafe: {sentence}"
+        );
+    }
+    let listed = sentence.matches(".rs`").count() - sentence.matches("tests/layout.rs`").count();
+    assert_eq!(
+        listed,
+        with_unsafe.len(),
+        "{with_unsafe:?} against: {sentence}"
+    );
+}
