@@ -565,6 +565,8 @@ typedef struct mm_mcts_options {
    * The most nodes the tree holds (default 4,194,304, 72 bytes each; on threads twice
    * that while the tree is copied into the shared one and back): when full,
    * it stops growing and the search goes on in it (`tree_full` in the result).
+   * Memory that cannot be had is the same as a full tree: on threads the shared tree
+   * takes the most room up to this that the system gives.
    */
   uint64_t max_nodes;
   /**

@@ -975,7 +975,7 @@ mod tests {
             other.unlock(0);
             waiter.join().unwrap()
         });
-        let back = shared.to_tree(&[other.unused(), unused]);
+        let back = shared.to_tree(&[other.unused(), unused]).unwrap();
         let through: u32 = back.children(0).map(|c| back.stats(c).0).sum();
         assert_eq!(back.stats(0).0, 1, "one iteration");
         assert_eq!(through, 1, "the iteration went through a root move");

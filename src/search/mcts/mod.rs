@@ -84,7 +84,9 @@ pub struct MctsOptions<'a> {
     /// The most nodes the tree holds: when full, it stops growing and the search goes on
     /// in the tree it has ([`MctsResult::tree_full`]). Each node takes 72 bytes; a
     /// search on threads copies the tree into a shared one and back, so holds it twice
-    /// while it copies.
+    /// while it copies. Memory that cannot be had is the same as a full tree: the shared
+    /// tree takes the most room up to this that the system gives (halving from it), and
+    /// without memory to copy all of it back, the root and its children are kept.
     pub max_nodes: usize,
     /// Stop after this long.
     pub time_limit: Option<Duration>,
@@ -302,9 +304,8 @@ impl Mcts {
                 let same = |&c: &u32| nodes[c as usize].hash == h;
                 self.tree.children(0).find(same)
             });
-            match drawn {
-                Some(child) => self.tree.keep_subtree(child),
-                None => self.tree.nodes.clear(),
+            if !drawn.is_some_and(|child| self.tree.keep_subtree(child)) {
+                self.tree.nodes.clear();
             }
         }
         // (An open root, kept after a draw with open loop, stood for many positions.)
@@ -350,9 +351,12 @@ impl Mcts {
     /// step, give the outcome drawn too; or let the next search find it by the game's
     /// hash (without a hash, the tree is then cleared).
     pub fn advance(&mut self, mv: Move) {
-        match self.tree.root().and_then(|_| self.tree.child(0, mv)) {
+        let kept = match self.tree.root().and_then(|_| self.tree.child(0, mv)) {
             Some(child) => self.tree.keep_subtree(child),
-            None => self.tree.nodes.clear(),
+            None => false,
+        };
+        if !kept {
+            self.tree.nodes.clear();
         }
     }
 
@@ -427,7 +431,19 @@ impl Mcts {
     /// children but after a search on threads, so the walk is short where it does not).
     fn depth(&self) -> u32 {
         let nodes = &self.tree.nodes;
-        let mut depth = vec![u32::MAX; nodes.len()];
+        let mut depth = Vec::new();
+        if depth.try_reserve_exact(nodes.len()).is_err() {
+            // No memory for the depths: walk up from every node instead.
+            let up = |mut k: usize| {
+                let mut d = 0;
+                while nodes[k].parent != tree::NONE {
+                    (k, d) = (nodes[k].parent as usize, d + 1);
+                }
+                d
+            };
+            return (0..nodes.len()).map(up).max().unwrap_or(0);
+        }
+        depth.resize(nodes.len(), u32::MAX);
         if let Some(root) = depth.first_mut() {
             *root = 0;
         }

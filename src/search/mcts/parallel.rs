@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::iterate::{Run, Team};
 use super::rng::Rng;
 use super::shared::{self, SharedTree};
-use super::tree::Tree;
+use super::tree::{NONE, Tree};
 use super::{Convert, MctsOptions, Reward};
 use crate::search::game::{Fork, Game, GameError};
 use crate::search::options::FewerThreads;
@@ -98,6 +98,24 @@ fn room(tree: &Tree, opts: &MctsOptions<'_>, threads: usize) -> usize {
     opts.max_nodes.min(tree.nodes.len().saturating_add(grown))
 }
 
+/// The shared tree for `tree`, with `room` places or, where the system will not give
+/// that much (`max_nodes` unlimited, or memory short), the most it gives of half as
+/// many, a quarter, ... (the pages are had only as the tree fills them); `None` below
+/// the room a search on `threads` threads needs to grow at all.
+fn shared_tree(tree: &Tree, room: usize, threads: usize) -> Option<Arc<SharedTree>> {
+    let least = tree.nodes.len() + threads * (shared::RESERVE as usize + 1);
+    let mut room = room.min(NONE as usize - 1);
+    loop {
+        if let Some(shared) = SharedTree::copy_of(tree, room) {
+            return Some(Arc::new(shared));
+        }
+        if room <= least {
+            return None;
+        }
+        room = (room / 2).max(least);
+    }
+}
+
 /// Searches `tree` on `threads` threads, or on one when no copy of the game, no system
 /// thread or no memory for the shared tree can be had (the reason in the outcome). On an
 /// error, the tree is cleared (its counts carry the unfinished paths' virtual losses).
@@ -122,7 +140,7 @@ pub(super) fn search<G: Game + Fork + Send + 'static>(
     }
     let shared = match copies.is_empty() {
         true => None,
-        false => SharedTree::copy_of(tree, room(tree, opts, copies.len() + 1)).map(Arc::new),
+        false => shared_tree(tree, room(tree, opts, copies.len() + 1), copies.len() + 1),
     };
     let Some(shared) = shared else {
         if !copies.is_empty() {
@@ -192,7 +210,12 @@ pub(super) fn search<G: Game + Fork + Send + 'static>(
         playouts += p;
         full |= f;
     }
-    *tree = shared.to_tree(&unused);
+    // Back to a plain tree; without memory for all of it, the root and its children,
+    // which the answer needs.
+    *tree = shared
+        .to_tree(&unused)
+        .or_else(|| shared.root_and_children())
+        .ok_or(GameError::OutOfMemory)?;
     Ok(Outcome {
         playouts,
         full,

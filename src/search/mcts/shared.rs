@@ -110,10 +110,12 @@ impl SharedTree {
     /// The plain tree this one holds, once no other thread uses it, without the places
     /// the threads took and left unused (`unused`, from [`Local::unused`]): the others in
     /// order, renumbered. (A child may come before its parent: threads take places in
-    /// blocks.)
-    pub fn to_tree(&self, unused: &[(u32, u32)]) -> Tree {
+    /// blocks.) `None` if memory for it cannot be had.
+    pub fn to_tree(&self, unused: &[(u32, u32)]) -> Option<Tree> {
         let n = (self.growth.taken.load(Relaxed) as usize).min(self.slots.len());
-        let mut number = vec![0u32; n];
+        let mut number = Vec::new();
+        number.try_reserve_exact(n).ok()?;
+        number.resize(n, 0u32);
         for &(from, to) in unused {
             number[from as usize..(to as usize).min(n)].fill(NONE);
         }
@@ -130,32 +132,63 @@ impl SharedTree {
                 number[id as usize]
             }
         };
-        let mut nodes = Vec::with_capacity(next as usize);
+        let mut nodes = Vec::new();
+        nodes.try_reserve_exact(next as usize).ok()?;
         for (s, &k) in self.slots[..n].iter().zip(&number) {
             if k == NONE {
                 continue;
             }
-            let f = s.flags.load(Relaxed);
-            nodes.push(Node {
-                mv: s.mv.load(Relaxed),
-                parent: renumber(s.parent.load(Relaxed)),
-                first_child: renumber(s.first_child.load(Relaxed)),
-                last_child: renumber(s.last_child.load(Relaxed)),
-                next_sibling: renumber(s.next_sibling.load(Relaxed)),
-                visits: s.visits.load(Relaxed),
-                sum: s.sum.load(Relaxed) as f64 / UNIT,
-                lo: f64::from_bits(s.lo.load(Relaxed)),
-                hi: f64::from_bits(s.hi.load(Relaxed)),
-                max_to_move: f & MAX_TO_MOVE != 0,
-                expanded: f & EXPANDED != 0,
-                chance: f & CHANCE != 0,
-                open: f & OPEN != 0,
-                children: s.children.load(Relaxed),
-                hash: s.hash.load(Relaxed),
-                prior: f32::from_bits(s.prior.load(Relaxed)),
-            });
+            nodes.push(self.node(s, &renumber));
         }
-        Tree { nodes }
+        Some(Tree { nodes })
+    }
+
+    /// The root and its children alone, as a plain tree: what a search answers from when
+    /// memory for the whole tree cannot be had. `None` if not even that can.
+    pub fn root_and_children(&self) -> Option<Tree> {
+        let root = &self.slots[0];
+        let kids = root.children.load(Relaxed) as usize;
+        let mut nodes = Vec::new();
+        nodes.try_reserve_exact(kids + 1).ok()?;
+        let none = |_: u32| NONE;
+        let mut top = self.node(root, &none);
+        (top.first_child, top.last_child, top.children) = (NONE, NONE, 0);
+        nodes.push(top);
+        let mut tree = Tree { nodes };
+        let mut c = root.first_child.load(Relaxed);
+        while c != NONE {
+            let s = &self.slots[c as usize];
+            let mut kid = self.node(s, &none);
+            // Its children are left out: it lists its moves again at its next visit.
+            let childless = s.first_child.load(Relaxed) == NONE;
+            (kid.parent, kid.children, kid.expanded) = (0, 0, kid.expanded && childless);
+            tree.adopt(kid);
+            c = s.next_sibling.load(Relaxed);
+        }
+        Some(tree)
+    }
+
+    /// A slot as a plain node, its links renumbered by `renumber`.
+    fn node(&self, s: &Slot, renumber: &dyn Fn(u32) -> u32) -> Node {
+        let f = s.flags.load(Relaxed);
+        Node {
+            mv: s.mv.load(Relaxed),
+            parent: renumber(s.parent.load(Relaxed)),
+            first_child: renumber(s.first_child.load(Relaxed)),
+            last_child: renumber(s.last_child.load(Relaxed)),
+            next_sibling: renumber(s.next_sibling.load(Relaxed)),
+            visits: s.visits.load(Relaxed),
+            sum: s.sum.load(Relaxed) as f64 / UNIT,
+            lo: f64::from_bits(s.lo.load(Relaxed)),
+            hi: f64::from_bits(s.hi.load(Relaxed)),
+            max_to_move: f & MAX_TO_MOVE != 0,
+            expanded: f & EXPANDED != 0,
+            chance: f & CHANCE != 0,
+            open: f & OPEN != 0,
+            children: s.children.load(Relaxed),
+            hash: s.hash.load(Relaxed),
+            prior: f32::from_bits(s.prior.load(Relaxed)),
+        }
     }
 
     /// A thread's hold on the tree, with no places taken yet.
@@ -461,7 +494,7 @@ mod tests {
         s.leave(b1, 0.25, 1.0, false);
         assert!(s.narrow(b1, 0.25, 0.75));
         assert!(!s.narrow(b1, 0.0, 1.0), "bounds only narrow");
-        let back = shared.to_tree(&[s.unused()]);
+        let back = shared.to_tree(&[s.unused()]).unwrap();
         assert_eq!(back.nodes.len(), 5);
         let moves = |t: &Tree, n| t.children(n).map(|c| t.mv(c)).collect::<Vec<_>>();
         assert_eq!(moves(&back, 0), [10, 20]);
@@ -496,6 +529,6 @@ mod tests {
                 .is_none()
         );
         assert!(shared.is_full());
-        assert_eq!(shared.to_tree(&[s.unused()]).nodes.len(), 2);
+        assert_eq!(shared.to_tree(&[s.unused()]).unwrap().nodes.len(), 2);
     }
 }

@@ -124,13 +124,27 @@ impl Tree {
         Some(id)
     }
 
+    /// Appends `node` (its links to children and siblings empty) as the last child of
+    /// its parent. The caller has reserved its place.
+    pub fn adopt(&mut self, node: Node) {
+        let (id, parent) = (self.nodes.len() as u32, node.parent);
+        self.nodes.push(node);
+        link(&mut self.nodes, parent, id);
+    }
+
     /// Keeps only the subtree of `new_root` (renumbered, its order kept), which becomes
-    /// the root: the tree a game-playing program keeps after a move.
-    pub fn keep_subtree(&mut self, new_root: u32) {
+    /// the root: the tree a game-playing program keeps after a move. False (the tree as
+    /// it was) if memory for the copy cannot be had.
+    pub fn keep_subtree(&mut self, new_root: u32) -> bool {
         let mut kept: Vec<Node> = Vec::new();
-        let mut stack = vec![(new_root, NONE)];
+        let mut stack = Vec::new();
+        let mut children = Vec::new();
+        let n = self.nodes.len();
+        if kept.try_reserve_exact(n).is_err() || stack.try_reserve_exact(n).is_err() {
+            return false;
+        }
+        stack.push((new_root, NONE));
         // Depth-first, children in order: each node's new index is its position in `kept`.
-        let mut order = Vec::new();
         while let Some((old, new_parent)) = stack.pop() {
             let id = kept.len() as u32;
             let mut node = self.nodes[old as usize].clone();
@@ -140,12 +154,12 @@ impl Tree {
             node.next_sibling = NONE;
             node.children = 0;
             kept.push(node);
-            order.push(old);
             if new_parent != NONE {
                 // Siblings arrive in order (pushed reversed below).
                 link(&mut kept, new_parent, id);
             }
-            let children: Vec<u32> = self.children(old).collect();
+            children.clear();
+            children.extend(self.children(old));
             for &c in children.iter().rev() {
                 stack.push((c, id));
             }
@@ -153,6 +167,7 @@ impl Tree {
         kept[0].parent = NONE;
         kept[0].mv = 0;
         self.nodes = kept;
+        true
     }
 }
 
