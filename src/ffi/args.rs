@@ -83,26 +83,34 @@ pub(crate) unsafe fn write_text(
     Ok(())
 }
 
+/// The most bytes a newer version of a struct may have past ours: a `struct_size` above
+/// that is garbage (a struct never initialised), refused without reading past our fields.
+const NEWER_AT_MOST: usize = 1024;
+
 /// Reads a caller's struct that begins with its `struct_size`, as one of the versions
 /// this library knows: `sizes` lists the older versions' sizes, each a prefix of `T`.
 /// Fields past the caller's size keep their values from `defaults`; a size above ours is
-/// accepted only if the bytes past our fields are all zero (a newer caller that set
-/// nothing this version would ignore). Anything else is `MM_ERR_BAD_STRUCT_SIZE`.
+/// accepted only if it is at most [`NEWER_AT_MOST`] bytes more and the bytes past our
+/// fields are all zero (a newer caller that set nothing this version would ignore).
+/// Anything else is `MM_ERR_BAD_STRUCT_SIZE`. The bytes at `bools` (the offsets of `T`'s
+/// `bool` fields) are read as C does: any non-zero byte is true.
 ///
 /// # Safety
 /// `ptr` must be non-NULL, aligned, and point to `struct_size` readable bytes that begin
-/// with a `size_t`; each known prefix must hold valid values of its fields.
+/// with a `size_t`; each known prefix must hold valid values of its fields but for its
+/// `bool`s, which `bools` must list.
 pub(crate) unsafe fn read_sized<T: Copy>(
     ptr: *const T,
     mut defaults: T,
     sizes: &[usize],
+    bools: &[usize],
 ) -> Result<T, mm_status> {
     // SAFETY: the struct begins with its size (caller's guarantee).
     let size = unsafe { ptr.cast::<usize>().read() };
     let ours = size_of::<T>();
     let known = if size == ours || sizes.contains(&size) {
         size
-    } else if size > ours {
+    } else if size > ours && size - ours <= NEWER_AT_MOST {
         // SAFETY: the caller's struct has `size > ours` readable bytes.
         let extra = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>().add(ours), size - ours) };
         if extra.iter().any(|&b| b != 0) {
@@ -112,15 +120,18 @@ pub(crate) unsafe fn read_sized<T: Copy>(
     } else {
         return Err(MM_ERR_BAD_STRUCT_SIZE);
     };
+    let bytes = (&mut defaults as *mut T).cast::<u8>();
     // SAFETY: `known <= ours` bytes are readable at `ptr` and writable in `defaults`, and
-    // they are a whole prefix of fields (a known version's size), valid as the caller's.
+    // they are a whole prefix of fields (a known version's size), valid as the caller's
+    // but for the `bool`s; those are made 0 or 1 through the same raw pointer before
+    // `defaults` is read as a `T` again.
     unsafe {
-        std::ptr::copy_nonoverlapping(
-            ptr.cast::<u8>(),
-            (&mut defaults as *mut T).cast::<u8>(),
-            known,
-        )
-    };
+        std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), bytes, known);
+        for &at in bools.iter().filter(|&&at| at < known) {
+            let b = bytes.add(at);
+            b.write((b.read() != 0) as u8);
+        }
+    }
     Ok(defaults)
 }
 

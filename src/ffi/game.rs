@@ -191,7 +191,7 @@ pub(crate) unsafe fn read_game(game: *const mm_game) -> Result<mm_game, mm_statu
         GAME_SIZE_WITHOUT_PRIORS,
     ];
     // SAFETY: non-NULL, and a valid game of its `struct_size` (caller's guarantee).
-    unsafe { read_sized(game, mm_game::default(), &sizes) }
+    unsafe { read_sized(game, mm_game::default(), &sizes, &[]) }
 }
 
 /// The callbacks that come in pairs or choices, checked: a copy needs its free, a chance

@@ -253,8 +253,13 @@ unsafe fn read_mcts_options(options: *const mm_mcts_options) -> Result<mm_mcts_o
     let o = if options.is_null() {
         defaults
     } else {
-        // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee).
-        unsafe { read_sized(options, defaults, &[]) }?
+        let bools = [
+            std::mem::offset_of!(mm_mcts_options, max_at_root),
+            std::mem::offset_of!(mm_mcts_options, open_loop),
+        ];
+        // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee), their
+        // `bool`s listed.
+        unsafe { read_sized(options, defaults, &[], &bools) }?
     };
     if !matches!(o.reward, MM_MCTS_REWARD_SIGN | MM_MCTS_REWARD_SCALED) {
         return Err(MM_ERR_UNKNOWN_REWARD);

@@ -206,8 +206,15 @@ pub(crate) unsafe fn read_options(
     if options.is_null() {
         return Ok(defaults);
     }
-    // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee).
-    unsafe { read_sized(options, defaults, &OLDER_OPTIONS) }
+    let bools = [
+        std::mem::offset_of!(mm_search_options, iterative_deepening),
+        std::mem::offset_of!(mm_search_options, max_at_root),
+        std::mem::offset_of!(mm_search_options, refine_distance),
+        std::mem::offset_of!(mm_search_options, table_frontier),
+    ];
+    // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee), their
+    // `bool`s listed.
+    unsafe { read_sized(options, defaults, &OLDER_OPTIONS, &bools) }
 }
 
 /// The checks on the options' values, after the game's.

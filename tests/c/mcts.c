@@ -238,6 +238,16 @@ int main(void) {
     bad = o;
     bad.max_moves = 0;
     CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_OPTIONS);
+    /* Garbage: a struct never initialised (0xA5 in every byte, struct_size included) is
+       refused without a read past it (valgrind saw one); a bool that is neither 0 nor 1
+       reads as true, as in C. */
+    memset(&bad, 0xA5, sizeof bad);
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_BAD_STRUCT_SIZE);
+    bad = o;
+    memset(&bad.max_at_root, 0xA5, 1);
+    memset(&bad.open_loop, 0xA5, 1);
+    CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_OK);
+    CHECK(mm_mcts_clear(m) == MM_OK);
     bad = o;
     bad.reward = MM_MCTS_REWARD_SCALED; /* tic-tac-toe here gives no bounds */
     CHECK(mm_mcts_search(m, &game, &bad, &r, NULL, 0) == MM_ERR_NEEDS_BOUNDS);
