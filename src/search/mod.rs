@@ -95,6 +95,12 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
 /// that depth, and a move of that value; which iteration a limit stops at may differ.
 /// Statistics are summed over the threads. Progress is reported on the caller's thread, in
 /// order of depth, and its last report is the iteration that gave the answer.
+///
+/// A panic in a method of the game reaches the caller (one on a helper thread once every
+/// thread has stopped). Where it was raised on the caller's thread, the caller's game is
+/// left where the panic found it, in the middle of a line (the moves after it are not
+/// undone: a game that has just panicked may not take an undo); a copy that panicked on
+/// a helper thread is dropped there.
 pub fn search_parallel<G: Game + Fork + Send + 'static>(
     game: &mut G,
     opts: &mut Options<'_>,

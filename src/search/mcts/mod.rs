@@ -248,7 +248,10 @@ impl Mcts {
     /// search; progress is reported on the caller's thread. Runs on threads vary with
     /// their timing. Without a copy, a system thread or memory for the shared tree, the
     /// search runs on fewer threads and the result's `fewer_threads` says why. If a
-    /// search on threads fails, the tree is cleared.
+    /// search on threads fails, the tree is cleared. A panic in a method of the game
+    /// reaches the caller once every thread has stopped; where it was raised on the
+    /// caller's thread, the caller's game is left in the middle of a line, as in
+    /// [`search_parallel`](crate::search::search_parallel).
     pub fn search_parallel<G: Game + Fork + Send + 'static>(
         &mut self,
         game: &mut G,
