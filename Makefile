@@ -73,7 +73,7 @@ $(BUILD)/bench: benches/bench.c benches/textbook.h include/minimax.h lib | $(BUI
 # Pons' Connect Four sets are read where they are (C4_DATA), never copied in.
 C4_DATA ?= ../shared/data/connect4
 bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
-	$(CARGO) build --release --example connect4 --example star --example overhead --example dots
+	$(CARGO) build --release --example connect4 --example star --example overhead --example dots --example limits
 	$(BUILD)/bench $(BENCH_ARGS)
 	$(BUILD)/tictactoe --solve --threads 2 --timing
 	rm -f $(BUILD)/bench-*.log
@@ -81,6 +81,7 @@ bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
 	$(CURDIR)/target/release/examples/star | tee $(BUILD)/bench-star.log
 	$(CURDIR)/target/release/examples/overhead | tee $(BUILD)/bench-overhead.log
 	$(CURDIR)/target/release/examples/dots | tee $(BUILD)/bench-dots.log
+	$(CURDIR)/target/release/examples/limits | tee $(BUILD)/bench-limits.log
 	$(BUILD)/connect4_bench --data $(C4_DATA) --rust $(CURDIR)/target/release/examples/connect4 \
 	  | tee $(BUILD)/bench-connect4.log
 	@# Against minimax-rs 0.6: a crate of its own (benches/peer), so that the library never
@@ -88,10 +89,10 @@ bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
 	$(CARGO) run --release --quiet --manifest-path benches/peer/Cargo.toml -- --data $(abspath $(C4_DATA)) \
 	  | tee $(BUILD)/bench-peer.log
 	@# One SUMMARY line of every program's figures, last; a program that failed left none.
-	@for f in 2048 star overhead dots connect4 peer; do grep -q '^SUMMARY' $(BUILD)/bench-$$f.log || \
+	@for f in 2048 star overhead dots limits connect4 peer; do grep -q '^SUMMARY' $(BUILD)/bench-$$f.log || \
 	  { echo "bench: $$f gave no SUMMARY"; exit 1; }; done
 	@echo "SUMMARY $$(sed -n 's/^SUMMARY //p' $(BUILD)/bench-2048.log $(BUILD)/bench-star.log $(BUILD)/bench-overhead.log \
-	  $(BUILD)/bench-dots.log $(BUILD)/bench-connect4.log $(BUILD)/bench-peer.log | tr '\n' ' ')"
+	  $(BUILD)/bench-dots.log $(BUILD)/bench-limits.log $(BUILD)/bench-connect4.log $(BUILD)/bench-peer.log | tr '\n' ' ')"
 
 # -O3, as Pons builds his solver (the reference it carries); the engine is the library's.
 $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)

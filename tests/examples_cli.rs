@@ -10,13 +10,14 @@ use std::process::{Command, Output};
 use common::{cargo_lib_dir, root};
 
 /// Each example, and an option of its that takes a number (if any).
-const EXAMPLES: [(&str, Option<&str>); 6] = [
+const EXAMPLES: [(&str, Option<&str>); 7] = [
     ("connect4", Some("--threads")),
     ("dots", Some("--rows")),
     ("hex", Some("--games")),
     ("star", Some("--trees")),
     ("overhead", None),
     ("dice", Some("--seeds")),
+    ("limits", Some("--runs")),
 ];
 
 /// Builds example `name` with the profile these tests were (a no-op when it is up to
