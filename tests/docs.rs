@@ -36,19 +36,14 @@ fn blocks(text: &str) -> Vec<(String, String)> {
 
 #[test]
 fn every_c_block_of_the_docs_compiles_and_runs() {
-    let mut files = vec![root().join("README.md")];
-    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            files.push(path);
-        }
-    }
-    files.sort();
     let dir = scratch("docs");
     let (mut compiled, mut ran) = (0, 0);
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+    for (path, text) in docs() {
+        let name = std::path::Path::new(&path)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         for (k, (lang, code)) in blocks(&text).into_iter().enumerate() {
             assert!(!lang.is_empty(), "{name}: block {k} has no language tag");
             let cpp = match lang.as_str() {

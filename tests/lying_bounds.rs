@@ -6,6 +6,10 @@
 //! that hold still give the true value. Also: MCTS options that are not valid are errors
 //! that name them, not panics.
 
+#[path = "common/games.rs"]
+mod games;
+
+use games::NoCopy;
 use minimax::search::mcts::{Mcts, MctsOptions, Reward};
 use minimax::search::{Game, GameError, Method, Move, Options, search};
 
@@ -115,7 +119,7 @@ fn mcts_options_that_are_not_valid_are_errors_that_name_them() {
         };
         let r = Mcts::new().search(&mut liar(7, false), &mut o);
         assert_eq!(r.unwrap_err(), want, "{exploration} {scale}");
-        let r = Mcts::new().search_parallel(&mut NoFork(liar(7, false)), &mut o);
+        let r = Mcts::new().search_parallel(&mut NoCopy(liar(7, false)), &mut o);
         assert_eq!(r.unwrap_err(), want, "on threads: {exploration} {scale}");
     }
     // A chance node at the root has its own error, not the deterministic methods'.
@@ -127,31 +131,4 @@ fn mcts_options_that_are_not_valid_are_errors_that_name_them() {
         GameError::ChanceRoot.to_string(),
         GameError::ChanceNode.to_string()
     );
-}
-
-/// A game for `search_parallel` that gives no copy (the search then runs on one thread).
-struct NoFork(Liar);
-
-impl minimax::search::Fork for NoFork {
-    fn fork(&self) -> Option<Self> {
-        None
-    }
-}
-
-impl Game for NoFork {
-    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        self.0.moves(out)
-    }
-    fn play(&mut self, mv: Move) {
-        self.0.play(mv)
-    }
-    fn undo(&mut self, mv: Move) {
-        self.0.undo(mv)
-    }
-    fn outcome(&mut self) -> Option<i32> {
-        self.0.outcome()
-    }
-    fn evaluate(&mut self) -> i32 {
-        0
-    }
 }

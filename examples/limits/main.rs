@@ -58,43 +58,26 @@ impl Game for Long {
     }
 }
 
-/// The worst time past 1 ms of `runs` MCTS searches with that limit on `threads`.
-fn mcts_time(threads: usize, runs: u32) -> Duration {
-    let limit = Duration::from_millis(1);
-    (0..runs)
-        .map(|_| {
-            let mut o = MctsOptions {
-                playouts: 0,
-                time_limit: Some(limit),
-                threads,
-                ..MctsOptions::default()
-            };
-            let t = Instant::now();
-            Mcts::new()
-                .search_parallel(&mut Long::new(100_000), &mut o)
-                .expect("a well-behaved game");
-            t.elapsed().saturating_sub(limit)
-        })
-        .max()
-        .unwrap()
-}
-
-/// The worst time an MCTS search on `threads` takes with its stop flag set beforehand.
-fn mcts_stop(threads: usize, runs: u32) -> Duration {
+/// The worst time past `limit` (zero: the stop flag set beforehand) of `runs` MCTS
+/// searches on `threads`.
+fn mcts_late(threads: usize, runs: u32, limit: Duration) -> Duration {
     let stop = AtomicI32::new(1);
     (0..runs)
         .map(|_| {
             let mut o = MctsOptions {
                 playouts: 0,
-                stop: Some(&stop),
                 threads,
                 ..MctsOptions::default()
             };
+            match limit.is_zero() {
+                true => o.stop = Some(&stop),
+                false => o.time_limit = Some(limit),
+            }
             let t = Instant::now();
             Mcts::new()
                 .search_parallel(&mut Long::new(100_000), &mut o)
                 .expect("a well-behaved game");
-            t.elapsed()
+            t.elapsed().saturating_sub(limit)
         })
         .max()
         .unwrap()
@@ -132,13 +115,17 @@ fn main() {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("Worst of {runs} runs, {cores} cores; a game of 100,000-ply playouts for MCTS");
-    let (t1, t2) = (mcts_time(1, runs), mcts_time(2, runs));
+    let ms1 = Duration::from_millis(1);
+    let (t1, t2) = (mcts_late(1, runs, ms1), mcts_late(2, runs, ms1));
     println!(
         "MCTS, 1 ms time limit: {:.3} ms past it on 1 thread, {:.3} ms on 2",
         ms(t1),
         ms(t2)
     );
-    let (s1, s2) = (mcts_stop(1, runs), mcts_stop(2, runs));
+    let (s1, s2) = (
+        mcts_late(1, runs, Duration::ZERO),
+        mcts_late(2, runs, Duration::ZERO),
+    );
     println!(
         "MCTS, stop flag set before: returned in {:.3} ms on 1 thread, {:.3} ms on 2",
         ms(s1),
