@@ -445,3 +445,57 @@ fn priors_steer_the_search_by_puct() {
         GameError::BadPriors
     );
 }
+
+/// A game without a hash: `moves` a ply, over after two plies (a draw).
+struct Plain {
+    moves: [Move; 2],
+    ply: u32,
+}
+
+impl Game for Plain {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend(self.moves);
+        Ok(())
+    }
+    fn play(&mut self, _: Move) {
+        self.ply += 1;
+    }
+    fn undo(&mut self, _: Move) {
+        self.ply -= 1;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        (self.ply == 2).then_some(0)
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+}
+
+#[test]
+fn a_kept_tree_searched_on_another_game_is_cleared() {
+    // Issue 40: with no hash to tell the roots apart, the tree of one game answered for
+    // another with a move that game does not have. The root's moves are now checked.
+    let mut m = Mcts::new();
+    let mut first = Plain {
+        moves: [0, 1],
+        ply: 0,
+    };
+    m.search(&mut first, &mut opts(100)).unwrap();
+    let stop = std::sync::atomic::AtomicI32::new(1);
+    let mut other = Plain {
+        moves: [100, 200],
+        ply: 0,
+    };
+    let o = &mut MctsOptions {
+        playouts: 0,
+        stop: Some(&stop),
+        ..MctsOptions::default()
+    };
+    let r = m.search(&mut other, o).unwrap();
+    assert!(
+        [100, 200].contains(&r.best_move.unwrap()),
+        "{:?}",
+        r.best_move
+    );
+    assert!(r.root.iter().all(|s| s.mv >= 100), "{:?}", r.root);
+}

@@ -13,8 +13,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use games::{Bits, TicTacToe};
-use minimax::search::Game;
 use minimax::search::mcts::{Mcts, MctsOptions};
+use minimax::search::{Game, GameError};
 
 struct Capped;
 
@@ -91,6 +91,24 @@ fn memory_short_or_unlimited_is_never_an_abort_and_keeps_the_threads() {
             "{threads} threads: {} nodes, {} playouts",
             r.nodes, r.playouts
         );
+    }
+    // So little memory that even the search's buffers cannot be had: a result or
+    // GameError::OutOfMemory, never an abort (one thread: on threads, the helpers' few
+    // hundred bytes of set-up, a job and a channel, are had infallibly).
+    for spare in [0usize, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10] {
+        let mut g = Bits::new();
+        let mut o = MctsOptions {
+            playouts: 2_000,
+            ..MctsOptions::default()
+        };
+        let mut m = Mcts::new();
+        CAP.store(LIVE.load(Relaxed) + spare, Relaxed);
+        let r = m.search(&mut g, &mut o);
+        CAP.store(usize::MAX, Relaxed);
+        match r {
+            Ok(r) => assert!(r.best_move.is_some(), "{spare} bytes: {r:?}"),
+            Err(e) => assert_eq!(e, GameError::OutOfMemory, "{spare} bytes"),
+        }
     }
     // No node limit on 2 threads: the shared tree takes the room the system gives, and
     // the search runs on both (tic-tac-toe is proven a draw).

@@ -272,6 +272,8 @@ impl Game for CGame {
         if n > cap {
             return Err(GameError::TooManyMoves);
         }
+        // (Memory that cannot be had is a status, never an abort.)
+        out.try_reserve(n).map_err(|_| GameError::OutOfMemory)?;
         out.extend_from_slice(&self.buffer[..n]);
         Ok(())
     }
@@ -333,6 +335,7 @@ impl Game for CGame {
         if n > cap {
             return Err(GameError::TooManyMoves);
         }
+        out.try_reserve(n).map_err(|_| GameError::OutOfMemory)?;
         out.extend(
             self.buffer[..n]
                 .iter()

@@ -161,6 +161,20 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     }
 
     fn iterations(&mut self, start: Instant) -> Result<(u64, bool), GameError> {
+        // The buffers' first room, had fallibly (each grows fallibly too, where it grows).
+        for more in [
+            room(&mut self.moves, 64),
+            room(&mut self.outcomes, 64),
+            room(&mut self.played, 256),
+            room(&mut self.path, 64),
+            room(&mut self.mix, 64),
+            room(&mut self.later, 64),
+            room(&mut self.priors, 64),
+            room(&mut self.kids, 64),
+            room(&mut self.settled, 64),
+        ] {
+            more?;
+        }
         let root_max = self.tree.max_to_move(0);
         if let Some(score) = self.game.outcome() {
             let r = self.convert.final_reward(score, root_max)?;
@@ -265,7 +279,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         self.path.clear();
         self.mix.clear();
         self.later.clear();
-        self.enter(0);
+        self.enter(0)?;
         let reward = self.descend();
         for &mv in self.played.iter().rev() {
             self.game.undo(mv);
@@ -290,7 +304,10 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
 
     /// Adds `id` to the path, counting the visit now when threads share the tree.
     #[inline]
-    fn enter(&mut self, id: u32) {
+    fn enter(&mut self, id: u32) -> Result<(), GameError> {
+        room(&mut self.path, 1)?;
+        room(&mut self.mix, 1)?;
+        room(&mut self.later, 1)?;
         self.path.push(id);
         self.mix.push((0.0, 1.0));
         if T::SHARED {
@@ -298,6 +315,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             let later = self.tree.enter(id, loss);
             self.later.push(later);
         }
+        Ok(())
     }
 
     /// The virtual loss of the path's `i`th node: the worst reward for the side that
@@ -328,7 +346,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 Step::Child(child) => (child, false),
                 Step::Added(child) => (child, true),
             };
-            self.enter(child);
+            self.enter(child)?;
             if self.path.len() as u32 > MAX_PLY {
                 return Err(GameError::TooDeep);
             }
@@ -378,6 +396,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                     (missing.map(|mv| (mv, NO_PRIOR)), missing.is_none())
                 }
                 true => {
+                    room(&mut self.kids, self.tree.child_count(node) as usize)?;
                     let (choice, all_there) = self.puct(node, max_side, open);
                     let missing = match choice {
                         Some(Puct::Child(id)) => {
@@ -415,7 +434,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         }
         Ok(match chosen.or_else(|| self.select(node, max_side, open)) {
             Some(child) => {
-                self.play(self.tree.mv(child));
+                self.play(self.tree.mv(child))?;
                 if self.opts.open_loop {
                     self.resolve_chance()?;
                 }
@@ -444,6 +463,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             if proven(lo, hi) {
                 let p = self.tree.prior(c) as f64;
                 (known, mass) = (known + p * lo, mass + p);
+                room(&mut self.settled, 1)?;
                 self.settled.push(self.tree.mv(c));
             }
         }
@@ -462,11 +482,11 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         let after = !self.tree.max_to_move(node);
         loop {
             if let Some(child) = self.tree.child(node, mv) {
-                self.play(mv);
+                self.play(mv)?;
                 return Ok(Step::Child(child));
             }
             if self.full {
-                self.play(mv);
+                self.play(mv)?;
                 return Ok(Step::Playout(after));
             }
             match self.claim(node, mv) {
@@ -475,12 +495,12 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 // Another thread adds an outcome here: wait, then look again.
                 Claim::Busy if self.wait_unlocked(node) => continue,
                 Claim::Busy => {
-                    self.play(mv);
+                    self.play(mv)?;
                     return Ok(Step::Playout(after));
                 }
             }
         }
-        let (p, outcomes) = probability(&self.outcomes, mv);
+        let (p, outcomes) = probability(&self.outcomes, mv)?;
         let added = self.add_child(node, mv, !after, p, outcomes);
         self.tree.unlock(node);
         Ok(match added? {
@@ -520,6 +540,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     /// whether it gave them.
     fn fetch_priors(&mut self) -> Result<bool, GameError> {
         self.priors.clear();
+        room(&mut self.priors, self.moves.len())?;
         self.priors.resize(self.moves.len(), 0.0);
         if !self.game.priors(&self.moves, &mut self.priors) {
             return Ok(false);
@@ -628,7 +649,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             return Ok(None);
         }
         let mark = self.played.len();
-        self.play(mv);
+        self.play(mv)?;
         // Sides alternate at every ply, chance plies included, where the game does not say.
         let after_move = self.game.max_to_move().unwrap_or(!max_side);
         let (mut child_max, mut open) = (after_move, self.tree.is_open(node));
@@ -701,9 +722,12 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         best.map(|(_, id)| id)
     }
 
-    fn play(&mut self, mv: Move) {
+    /// Plays `mv`, noted to be taken back (memory for the note is had first).
+    fn play(&mut self, mv: Move) -> Result<(), GameError> {
+        room(&mut self.played, 1)?;
         self.game.play(mv);
         self.played.push(mv);
+        Ok(())
     }
 
     /// An outcome of `outcomes` (as `sample` listed them) drawn by weight among those not
@@ -734,7 +758,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         let mut draws = 0;
         while self.game.outcome().is_none() && self.game.is_chance() {
             let k = self.sample()?;
-            self.play(self.outcomes[k].0);
+            self.play(self.outcomes[k].0)?;
             draws += 1;
             if self.played.len() as u32 > MAX_PLY {
                 return Err(GameError::TooDeep);
@@ -800,7 +824,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 }
                 self.moves[self.rng.below(self.moves.len())]
             };
-            self.play(mv);
+            self.play(mv)?;
             side = self.game.max_to_move().unwrap_or(!side);
             plies += 1;
         }
@@ -880,8 +904,9 @@ const PROBABILITY_UNIT: f64 = (1u64 << 24) as f64;
 /// The probability of `mv` among `outcomes` (checked weights, duplicates added up), in
 /// whole units of 2^-24, the units of every outcome summing to 2^24 (the first largest
 /// takes what rounding left over); and how many distinct outcomes have a positive weight.
-fn probability(outcomes: &[(Move, f64)], mv: Move) -> (f32, usize) {
+fn probability(outcomes: &[(Move, f64)], mv: Move) -> Result<(f32, usize), GameError> {
     let mut merged: Vec<(Move, f64)> = Vec::new();
+    room(&mut merged, outcomes.len())?;
     for &(m, w) in outcomes.iter().filter(|o| o.1 > 0.0) {
         match merged.iter_mut().find(|e| e.0 == m) {
             Some(e) => e.1 += w,
@@ -907,7 +932,17 @@ fn probability(outcomes: &[(Move, f64)], mv: Move) -> (f32, usize) {
             p = (units(w) + extra).max(0.0) / PROBABILITY_UNIT;
         }
     }
-    (p as f32, merged.len())
+    Ok((p as f32, merged.len()))
+}
+
+/// Room for `more` items in `v`, or [`GameError::OutOfMemory`]: memory that cannot be had
+/// is an error, never an abort.
+#[inline]
+fn room<T>(v: &mut Vec<T>, more: usize) -> Result<(), GameError> {
+    match v.capacity() - v.len() >= more {
+        true => Ok(()),
+        false => v.try_reserve(more).map_err(|_| GameError::OutOfMemory),
+    }
 }
 
 #[cfg(test)]

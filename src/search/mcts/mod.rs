@@ -318,14 +318,18 @@ impl Mcts {
             .is_some_and(|r| !r.open && r.max_to_move == root_max && r.hash == hash);
         if keep && self.tree.nodes[0].first_child != tree::NONE {
             let mut moves = Vec::new();
+            let room = self.tree.nodes[0].children as usize;
+            moves
+                .try_reserve(room)
+                .map_err(|_| GameError::OutOfMemory)?;
             game.moves(&mut moves)?;
             keep = self
                 .tree
                 .children(0)
                 .all(|c| moves.contains(&self.tree.mv(c)));
         }
-        if !keep {
-            self.tree.reset(root_max, hash);
+        if !keep && !self.tree.reset(root_max, hash) {
+            return Err(GameError::OutOfMemory);
         }
         Ok(())
     }
@@ -340,7 +344,7 @@ impl Mcts {
         start: Instant,
         convert: Convert,
     ) -> Result<MctsResult, GameError> {
-        let mut result = self.result(playouts, tree_full, start, convert);
+        let mut result = self.result(playouts, tree_full, start, convert)?;
         (result.threads, result.fewer_threads) = (threads, fewer_threads);
         if result.best_move.is_none() && game.outcome().is_none() {
             // Stopped before a root move had a node: still a legal move.
@@ -374,11 +378,15 @@ impl Mcts {
         tree_full: bool,
         start: Instant,
         convert: Convert,
-    ) -> MctsResult {
+    ) -> Result<MctsResult, GameError> {
         let root = &self.tree.nodes[0];
         // The side to move's reward from MAX's.
         let side = |r: f64| if root.max_to_move { r } else { 1.0 - r };
         let mut stats = Vec::new();
+        let room = root.children as usize;
+        stats
+            .try_reserve_exact(room)
+            .map_err(|_| GameError::OutOfMemory)?;
         for c in self.tree.children(0) {
             let n = &self.tree.nodes[c as usize];
             stats.push(MoveStats {
@@ -414,7 +422,7 @@ impl Mcts {
             (None, Some(b)) => b.proven.unwrap_or(b.mean),
             (None, None) => 0.0,
         };
-        MctsResult {
+        Ok(MctsResult {
             best_move: best.map(|b| b.mv),
             value,
             proven,
@@ -426,7 +434,7 @@ impl Mcts {
             threads: 1,
             fewer_threads: None,
             tree_full,
-        }
+        })
     }
 
     /// The deepest node below the root: each node's depth is its parent's plus one,

@@ -90,9 +90,13 @@ impl Tree {
         self.nodes.first()
     }
 
-    /// A fresh tree whose root has MAX to move if `max_to_move`.
-    pub fn reset(&mut self, max_to_move: bool, hash: u64) {
+    /// A fresh tree whose root has MAX to move if `max_to_move`; false (the tree empty)
+    /// if memory for its root cannot be had.
+    pub fn reset(&mut self, max_to_move: bool, hash: u64) -> bool {
         self.nodes.clear();
+        if self.nodes.try_reserve(1).is_err() {
+            return false;
+        }
         self.nodes.push(Node::fresh(
             0,
             NONE,
@@ -101,6 +105,7 @@ impl Tree {
             hash,
             NO_PRIOR,
         ));
+        true
     }
 
     /// Adds a child of `parent` for `mv` (at the end of its list, so that children keep
