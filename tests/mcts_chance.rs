@@ -13,13 +13,12 @@ mod games;
 
 use dice::{Keyed, Pig, Race, exact};
 use games::DiceDuel;
-use minimax::search::mcts::{Mcts, MctsOptions, MctsResult, Reward};
+use minimax::search::mcts::{Mcts, MctsOptions, Reward};
 use minimax::search::{Game, Method, Options, search};
 
 /// MAX's expected score from a result's value (the side to move's reward in [0, 1], for
 /// a game scored -1 to 1), `max_root` whether MAX moves at the root.
-fn score(r: &MctsResult, value: f64, max_root: bool) -> f64 {
-    let _ = r;
+fn score(value: f64, max_root: bool) -> f64 {
     let v = 2.0 * value - 1.0;
     if max_root { v } else { -v }
 }
@@ -56,7 +55,7 @@ fn solved_exactly<G: Keyed + Clone>(name: &str, g: &mut G) {
     for seed in [1, 2] {
         let r = Mcts::new().search(g, &mut until_proven(seed)).unwrap();
         let proof = r.proven.unwrap_or_else(|| panic!("{name}: proven ({r:?})"));
-        let got = score(&r, proof.reward, max_root);
+        let got = score(proof.reward, max_root);
         // (Probabilities are held in units of 2^-24.)
         assert!(
             (got - want).abs() < 1e-6,
@@ -67,7 +66,7 @@ fn solved_exactly<G: Keyed + Clone>(name: &str, g: &mut G) {
             g.play(m.mv);
             let after = exact(&mut g.clone(), !max_root);
             g.undo(m.mv);
-            let got = score(&r, p, max_root);
+            let got = score(p, max_root);
             assert!(
                 (got - after).abs() < 1e-6,
                 "{name}: move {} {got} against {after}",
@@ -127,7 +126,7 @@ fn pig_converges_to_its_expected_value_on_every_seed() {
             ..MctsOptions::default()
         };
         let r = Mcts::new().search(&mut g, o).unwrap();
-        let got = score(&r, r.value, true);
+        let got = score(r.value, true);
         assert!(
             (got - want).abs() < 0.02,
             "seed {seed}: {got} against {want}"
@@ -142,7 +141,7 @@ fn a_pig_position_with_min_to_move_is_valued_for_min() {
     let mut g = Pig::at(6, 4, [4, 1], 2, 1);
     let want = exact(&mut g.clone(), false);
     let r = Mcts::new().search(&mut g, &mut until_proven(3)).unwrap();
-    let got = score(&r, r.proven.expect("proven").reward, false);
+    let got = score(r.proven.expect("proven").reward, false);
     assert!((got - want).abs() < 1e-6, "{got} against {want}");
 }
 
@@ -155,7 +154,7 @@ fn two_threads_prove_the_same_values() {
         ..until_proven(1)
     };
     let r = Mcts::new().search_parallel(&mut g, o).unwrap();
-    let got = score(&r, r.proven.expect("proven").reward, true);
+    let got = score(r.proven.expect("proven").reward, true);
     assert!((got - want).abs() < 1e-6, "{got} against {want}");
 }
 
@@ -179,7 +178,7 @@ fn open_loop_stays_an_option_and_follows_the_same_turns() {
             let r = Mcts::new().search(&mut g, o).unwrap();
             assert!(r.proven.is_none());
             assert!(r.nodes < 100, "no node for an outcome: {}", r.nodes);
-            score(&r, r.value, true)
+            score(r.value, true)
         })
         .collect();
     assert_eq!(values[0], values[1]);

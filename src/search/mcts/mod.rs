@@ -300,10 +300,11 @@ impl Mcts {
     /// hash, or a move the game does not list here (one `moves` call) is cleared rather
     /// than trusted.
     fn find_root<G: Game>(&mut self, game: &mut G, root_max: bool) -> Result<(), GameError> {
-        let hash = game.hash().unwrap_or(0);
+        let game_hash = game.hash();
+        let hash = game_hash.unwrap_or(0);
         if self.tree.root().is_some_and(|r| r.chance) {
             let nodes = &self.tree.nodes;
-            let drawn = game.hash().and_then(|h| {
+            let drawn = game_hash.and_then(|h| {
                 let same = |&c: &u32| nodes[c as usize].hash == h;
                 self.tree.children(0).find(same)
             });
