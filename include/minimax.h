@@ -1197,7 +1197,8 @@ typedef struct mm_tree_solution {
 #define MM_FEWER_THREADS_NO_SYSTEM_THREAD 6
 
 /**
- * Memory for the tree that MCTS's threads share could not be had.
+ * Memory for a helper thread's set-up, or for the tree that MCTS's threads share,
+ * could not be had.
  */
 #define MM_FEWER_THREADS_NO_MEMORY 7
 

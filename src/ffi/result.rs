@@ -21,7 +21,8 @@ pub const MM_FEWER_THREADS_NO_TABLE: mm_fewer_threads = 4;
 pub const MM_FEWER_THREADS_NO_COPY: mm_fewer_threads = 5;
 /// The system would not start another thread.
 pub const MM_FEWER_THREADS_NO_SYSTEM_THREAD: mm_fewer_threads = 6;
-/// Memory for the tree that MCTS's threads share could not be had.
+/// Memory for a helper thread's set-up, or for the tree that MCTS's threads share,
+/// could not be had.
 pub const MM_FEWER_THREADS_NO_MEMORY: mm_fewer_threads = 7;
 
 /// The kind of value in a result: one of the `MM_VALUE_*` values.

@@ -11,8 +11,20 @@
 //! miss the TLB.
 
 use std::alloc::Layout;
+
+use super::game::GameError;
 use std::ops::Deref;
 use std::ptr::NonNull;
+
+/// Room for `more` items in `v`, or [`GameError::OutOfMemory`]: memory that cannot be had
+/// is an error, never an abort.
+#[inline]
+pub(crate) fn room<T>(v: &mut Vec<T>, more: usize) -> Result<(), GameError> {
+    match v.capacity() - v.len() >= more {
+        true => Ok(()),
+        false => v.try_reserve(more).map_err(|_| GameError::OutOfMemory),
+    }
+}
 
 /// A type for which all-zero bytes are a valid value.
 ///

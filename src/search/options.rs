@@ -199,7 +199,8 @@ pub enum FewerThreads {
     NoCopy,
     /// The system would not start another thread.
     NoSystemThread,
-    /// Memory for the tree that MCTS's threads share could not be had.
+    /// Memory for a helper thread's set-up, or for the tree that MCTS's threads share,
+    /// could not be had.
     NoMemory,
 }
 

@@ -4,9 +4,7 @@
 //! on (ABDADA). The first thread to finish gives the answer and halts the others.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::Arc;
-use std::sync::atomic::AtomicI32;
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::Mutex;
 
 use super::engine::{Outcome, run_thread};
 use super::game::{Fork, Game, GameError};
@@ -16,15 +14,6 @@ use super::pool;
 
 /// The most threads one search runs on: each needs a copy of the game and a pool thread.
 pub const MAX_THREADS: usize = 256;
-
-/// The caller's stop flag, lent to the helper threads.
-#[derive(Clone, Copy)]
-pub(crate) struct StopFlag(pub *const AtomicI32);
-
-// SAFETY: the flag is an atomic, read by any thread; `search_parallel` waits for every
-// helper to report before it returns (also when its own thread's search panics), so the
-// flag, borrowed for that call, outlives every helper's use of it.
-unsafe impl Send for StopFlag {}
 
 /// The number of threads `threads` asks for: 0 is one per available core; at most
 /// [`MAX_THREADS`].
@@ -36,9 +25,60 @@ pub(crate) fn resolve_threads(threads: usize) -> usize {
     .min(MAX_THREADS)
 }
 
+/// A helper's place: its copy of the game and, once it has run, its outcome. Seats
+/// stay with the caller, so that every copy is dropped on the caller's thread.
+pub(crate) struct Seat<G, T> {
+    pub copy: G,
+    pub outcome: Option<std::thread::Result<T>>,
+}
+
+/// What a team needs before it starts: a seat for each helper, with its copy of the
+/// game, and room for every thread's outcome; fewer helpers (the reason) where a copy or
+/// memory cannot be had. `None` when not even one thread's room can be had.
+#[allow(clippy::type_complexity)]
+pub(crate) fn seats<G: Fork, T>(
+    game: &mut G,
+    helpers: usize,
+) -> Option<(Vec<Mutex<Seat<G, T>>>, Vec<T>, Option<FewerThreads>)> {
+    let (mut seats, mut room, mut fewer) = (Vec::new(), Vec::new(), None);
+    if seats.try_reserve_exact(helpers).is_err() || room.try_reserve_exact(helpers + 1).is_err() {
+        (seats, room, fewer) = (Vec::new(), Vec::new(), Some(FewerThreads::NoMemory));
+        room.try_reserve_exact(1).ok()?;
+    }
+    while seats.len() < seats.capacity() {
+        match game.fork() {
+            Some(copy) => seats.push(Mutex::new(Seat {
+                copy,
+                outcome: None,
+            })),
+            None => {
+                fewer = Some(FewerThreads::NoCopy);
+                break;
+            }
+        }
+    }
+    Some((seats, room, fewer))
+}
+
+/// Runs `work` on the copy of seat `i` (a helper's number, from 1), its panic caught,
+/// and keeps the outcome there once `then` has looked at it.
+pub(crate) fn sit<G, T>(
+    seats: &[Mutex<Seat<G, T>>],
+    i: usize,
+    work: impl FnOnce(&mut G) -> T,
+    then: impl FnOnce(&std::thread::Result<T>),
+) {
+    let mut seat = seats[i - 1].lock().unwrap_or_else(|e| e.into_inner());
+    let seat = &mut *seat;
+    let outcome = catch_unwind(AssertUnwindSafe(|| work(&mut seat.copy)));
+    then(&outcome);
+    seat.outcome = Some(outcome);
+}
+
 /// A deterministic method's search by a team of `threads` threads sharing a table: the
-/// answer, or `None` (the lent table handed back) when there is no table to share.
-pub(crate) fn team_search<G: Game + Fork + Send + 'static>(
+/// answer, or `None` (the lent table handed back) when there is no table to share or no
+/// memory for the team's set-up.
+pub(crate) fn team_search<G: Game + Fork + Send>(
     game: &mut G,
     opts: &mut Options<'_>,
     plan: Plan,
@@ -49,26 +89,15 @@ pub(crate) fn team_search<G: Game + Fork + Send + 'static>(
         opts.table = lent;
         return None;
     };
-    let team = Arc::new(Team::default());
-    let stop = opts.stop.map(|s| StopFlag(s));
-
-    // The helpers: each owns its copy and sends it back with its outcome, so that the
-    // copies are dropped here, on the caller's thread.
-    let (tx, rx) = channel();
-    let (mut helpers, mut shortfall) = (0, None);
-    for _ in 1..threads {
-        let Some(mut copy) = game.fork() else {
-            shortfall = Some(FewerThreads::NoCopy);
-            break;
-        };
-        let (shared, team, tx) = (table.share(), Arc::clone(&team), tx.clone());
-        let job: pool::Job = Box::new(move || {
-            // SAFETY: see `StopFlag`: the flag outlives this job, which reports (below)
-            // before `search_parallel` returns.
-            let stop = stop.map(|s| unsafe { &*s.0 });
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                run_thread(&mut copy, plan, stop, None, Some(&shared), Some(&team))
-            }));
+    let Some((seats, mut outcomes, mut shortfall)) = seats(game, threads - 1) else {
+        opts.table = lent;
+        return None;
+    };
+    let team = Team::default();
+    let stop = opts.stop;
+    let helper = |i: usize| {
+        let work = |copy: &mut G| run_thread(copy, plan, stop, None, Some(table), Some(&team));
+        sit(&seats, i, work, |outcome| {
             if !matches!(
                 outcome,
                 Ok(Ok(Outcome {
@@ -78,26 +107,24 @@ pub(crate) fn team_search<G: Game + Fork + Send + 'static>(
             ) {
                 team.halt(); // finished, failed or panicked: the others stop
             }
-            let _ = tx.send((outcome, copy));
-        });
-        if pool::run(job).is_err() {
-            shortfall = Some(FewerThreads::NoSystemThread);
-            break;
-        }
-        helpers += 1;
-    }
-
+        })
+    };
     let progress = opts.progress.as_mut().map(|p| &mut **p as _);
     // This thread's panic is caught too, so that the helpers are halted and waited for
     // before it goes on: no callback of this search runs after it has returned.
-    let first = catch_unwind(AssertUnwindSafe(|| {
-        run_thread(game, plan, opts.stop, progress, Some(table), Some(&team))
-    }));
-    team.halt();
+    let (first, helpers, fewer) = pool::with_helpers(seats.len(), &helper, || {
+        let first = catch_unwind(AssertUnwindSafe(|| {
+            run_thread(game, plan, opts.stop, progress, Some(table), Some(&team))
+        }));
+        team.halt();
+        first
+    });
+    shortfall = fewer.or(shortfall);
     // The lent table is handed back before a panic goes on.
-    let outcomes = gather(first, &rx, helpers);
+    let gathered = gather(first, seats, &mut outcomes);
     opts.table = lent;
-    let outcomes = outcomes.unwrap_or_else(|panic| resume_unwind(panic));
+    gathered.unwrap_or_else(|panic| resume_unwind(panic));
+    debug_assert_eq!(outcomes.len(), helpers + 1);
     let mut result = match combine(outcomes, plan) {
         Ok(result) => result,
         Err(e) => return Some(Err(e)),
@@ -121,31 +148,32 @@ pub(crate) fn team_search<G: Game + Fork + Send + 'static>(
     Some(Ok(result))
 }
 
-/// Waits for every one of `helpers` helpers to report on `rx` (a panicking one too), and
-/// drops each one's copy of the game here, on the caller's thread. The outcomes, the
-/// caller's thread's (`first`) first; or the first panic, for the caller to resume once
+/// Puts the caller's thread's outcome (`first`) and then each helper's that ran into
+/// `outcomes` (whose room was reserved with the seats), and drops each copy of the game
+/// here, on the caller's thread; or gives the first panic, for the caller to resume once
 /// it has put back what it lent.
-pub(crate) fn gather<T, G>(
+pub(crate) fn gather<G, T>(
     first: std::thread::Result<T>,
-    rx: &Receiver<(std::thread::Result<T>, G)>,
-    helpers: usize,
-) -> std::thread::Result<Vec<T>> {
-    let (mut outcomes, mut panicked) = (Vec::new(), None);
+    seats: Vec<Mutex<Seat<G, T>>>,
+    outcomes: &mut Vec<T>,
+) -> std::thread::Result<()> {
+    let mut panicked = None;
     match first {
         Ok(o) => outcomes.push(o),
         Err(panic) => panicked = Some(panic),
     }
-    for _ in 0..helpers {
-        let (outcome, copy) = rx.recv().expect("a helper always reports");
-        drop(copy);
-        match outcome {
-            Ok(o) => outcomes.push(o),
-            Err(panic) => panicked = panicked.or(Some(panic)),
+    for seat in seats {
+        let seat = seat.into_inner().unwrap_or_else(|e| e.into_inner());
+        drop(seat.copy);
+        match seat.outcome {
+            Some(Ok(o)) => outcomes.push(o),
+            Some(Err(panic)) => panicked = panicked.or(Some(panic)),
+            None => {} // a seat no helper took
         }
     }
     match panicked {
         Some(panic) => Err(panic),
-        None => Ok(outcomes),
+        None => Ok(()),
     }
 }
 
@@ -153,13 +181,17 @@ pub(crate) fn gather<T, G>(
 /// if it finished, else another's that did; else (a limit) the deepest completed
 /// iteration. Statistics are the sum.
 fn combine(
-    outcomes: Vec<Result<Outcome, GameError>>,
+    mut outcomes: Vec<Result<Outcome, GameError>>,
     plan: Plan,
 ) -> Result<SearchResult, GameError> {
-    let outcomes = outcomes.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // (Looked at in place: collecting the outcomes anew would allocate.)
+    if let Some(Err(e)) = outcomes.iter().find(|o| o.is_err()) {
+        return Err(*e);
+    }
     let threads = outcomes.len();
-    let mut total = outcomes[0].result.stats;
-    for o in &outcomes[1..] {
+    let ok = || outcomes.iter().flatten();
+    let mut total = ok().next().expect("the caller's thread's").result.stats;
+    for o in ok().skip(1) {
         let s = o.result.stats;
         total.nodes += s.nodes;
         total.leaves += s.leaves;
@@ -168,22 +200,12 @@ fn combine(
         total.table_hits += s.table_hits;
     }
     total.elapsed = plan.start.elapsed();
-    let chosen = outcomes
-        .iter()
-        .position(|o| o.completed)
-        .unwrap_or_else(|| {
-            // The deepest, the first thread's among equals.
-            let deepest = outcomes.iter().map(|o| o.result.depth).max().unwrap_or(0);
-            outcomes
-                .iter()
-                .position(|o| o.result.depth == deepest)
-                .unwrap_or(0)
-        });
-    let mut result = outcomes
-        .into_iter()
-        .nth(chosen)
-        .expect("chosen exists")
-        .result;
+    let chosen = ok().position(|o| o.completed).unwrap_or_else(|| {
+        // The deepest, the first thread's among equals.
+        let deepest = ok().map(|o| o.result.depth).max().unwrap_or(0);
+        ok().position(|o| o.result.depth == deepest).unwrap_or(0)
+    });
+    let mut result = outcomes.swap_remove(chosen).expect("no error").result;
     result.stats = total;
     result.threads = threads;
     Ok(result)

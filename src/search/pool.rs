@@ -3,50 +3,221 @@
 //! time and goes back to the idle list when it is done, unless `MOST_IDLE` threads are
 //! idle already: then it ends. Many callers searching on many threads at once start as
 //! many threads as they need, and afterwards at most `MOST_IDLE` stay.
+//!
+//! A search lends its helpers one borrowed closure and waits for all of them before it
+//! returns, so that nothing is boxed, counted or queued for them: handing out work
+//! allocates nothing but the list of helpers (had fallibly), and starting a thread is
+//! preceded by a check that the memory for it can be had. Memory that cannot be had is
+//! fewer helpers, never an abort.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
-use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-pub(crate) type Job = Box<dyn FnOnce() + Send>;
-
-/// The threads waiting for a job, each as the sending end of its queue.
-static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
+use super::options::FewerThreads;
 
 /// The most threads kept idle between searches.
 pub(crate) const MOST_IDLE: usize = 64;
 
-/// Runs `job` on an idle pool thread, starting one if none is idle. Gives the job back if
-/// no thread could be started (the system's limit): the caller then runs with fewer.
-pub(crate) fn run(job: Job) -> Result<(), Job> {
-    let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
-    let worker = match idle {
-        Some(w) => w,
-        None => match start() {
-            Some(w) => w,
-            None => return Err(job),
-        },
-    };
-    // A pool thread never ends while its sender exists, so the send cannot fail.
-    worker.send(job).map_err(|e| e.0)
+/// Memory that must be free before a thread is started: the system's thread start
+/// allocates a few hundred bytes infallibly (its handle, name and closure), so this
+/// much is asked for, fallibly, first and given back.
+const START_MARGIN: usize = 64 << 10;
+
+/// The threads waiting for a job.
+static IDLE: Mutex<Vec<Arc<Worker>>> = Mutex::new(Vec::new());
+
+/// A pool thread's mailbox.
+struct Worker {
+    state: Mutex<State>,
+    changed: Condvar,
 }
 
-fn start() -> Option<Sender<Job>> {
-    let (tx, rx) = channel::<Job>();
-    let me = tx.clone();
+enum State {
+    /// Waiting for a job.
+    Idle,
+    /// Given a job, not yet taken up.
+    Given(Task),
+    /// On its job.
+    Running,
+    /// Its job done: the search that gave it may return.
+    Done,
+    /// To end (enough threads are idle).
+    Quit,
+}
+
+/// A helper's job: the search's closure, and the helper's number.
+struct Task {
+    work: *const (dyn Fn(usize) + Sync + 'static),
+    index: usize,
+}
+
+// SAFETY: the closure is `Sync`, so calling it from another thread through a shared
+// pointer is sound; it lives as long as the `with_helpers` call that lent it, which
+// waits for every task it gave out to be `Done` (also when it unwinds) before returning.
+unsafe impl Send for Task {}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A poisoned lock held only plain state: carry on with it.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `work(i)` for `i` in `1..=helpers` on pool threads and `here()` on the calling
+/// thread, and returns once every helper has returned from `work` (also when `here`
+/// panics): `here`'s answer, the number of helpers that ran, and why fewer than asked
+/// for (no system thread, or no memory). `work` should catch its own panics; one it does
+/// not is caught and dropped on the helper's thread.
+pub(crate) fn with_helpers<R>(
+    helpers: usize,
+    work: &(dyn Fn(usize) + Sync),
+    here: impl FnOnce() -> R,
+) -> (R, usize, Option<FewerThreads>) {
+    let mut crew = Crew(Vec::new());
+    let mut fewer = None;
+    let mut wanted = helpers;
+    if crew.0.try_reserve_exact(helpers).is_err() {
+        (wanted, fewer) = (0, Some(FewerThreads::NoMemory));
+    }
+    // SAFETY: only the closure's lifetime bound is erased (the pointer's layout is the
+    // same); `crew`, dropped before this function returns or unwinds, waits for every
+    // task holding the pointer to be done, and `work` is borrowed for longer than that.
+    let work: *const (dyn Fn(usize) + Sync + 'static) =
+        unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), _>(work as *const _) };
+    for index in 1..=wanted {
+        let worker = match hire() {
+            Ok(w) => w,
+            Err(why) => {
+                fewer = Some(why);
+                break;
+            }
+        };
+        *lock(&worker.state) = State::Given(Task { work, index });
+        worker.changed.notify_all();
+        crew.0.push(worker); // within the room reserved: no allocation
+    }
+    let ran = crew.0.len();
+    let answer = here();
+    drop(crew);
+    (answer, ran, fewer)
+}
+
+/// The helpers a search has given jobs: waited for when dropped.
+struct Crew(Vec<Arc<Worker>>);
+
+impl Drop for Crew {
+    fn drop(&mut self) {
+        for worker in self.0.drain(..) {
+            let mut state = lock(&worker.state);
+            while matches!(*state, State::Given(_) | State::Running) {
+                state = worker
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(|e| e.into_inner());
+            }
+            drop(state);
+            retire(worker);
+        }
+    }
+}
+
+/// An idle worker, or a new one.
+fn hire() -> Result<Arc<Worker>, FewerThreads> {
+    if let Some(w) = lock(&IDLE).pop() {
+        return Ok(w);
+    }
+    let mut margin = Vec::<u8>::new();
+    if margin.try_reserve_exact(START_MARGIN).is_err() {
+        return Err(FewerThreads::NoMemory);
+    }
+    let worker = Arc::new(Worker {
+        state: Mutex::new(State::Idle),
+        changed: Condvar::new(),
+    });
+    let mine = Arc::clone(&worker);
+    drop(margin);
     std::thread::Builder::new()
         .name("minimax-search".into())
-        .spawn(move || {
-            for job in rx {
-                // A job reports its own panics to its search; the thread lives on.
-                let _ = catch_unwind(AssertUnwindSafe(job));
-                let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-                if idle.len() >= MOST_IDLE {
-                    break; // enough are idle: this one ends
+        .spawn(move || serve(&mine))
+        .map_err(|_| FewerThreads::NoSystemThread)?;
+    Ok(worker)
+}
+
+/// Back to the idle list with a finished worker, or, with enough idle (or no room in the
+/// list), tells it to end.
+fn retire(worker: Arc<Worker>) {
+    let mut idle = lock(&IDLE);
+    if idle.len() < MOST_IDLE && idle.try_reserve(1).is_ok() {
+        *lock(&worker.state) = State::Idle;
+        idle.push(worker);
+    } else {
+        *lock(&worker.state) = State::Quit;
+        worker.changed.notify_all();
+    }
+}
+
+/// A pool thread's life: jobs as they are given, until told to end.
+fn serve(worker: &Worker) {
+    loop {
+        let task = {
+            let mut state = lock(&worker.state);
+            loop {
+                match std::mem::replace(&mut *state, State::Running) {
+                    State::Given(task) => break task,
+                    State::Quit => return,
+                    other => *state = other,
                 }
-                idle.push(me.clone());
+                state = worker
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(|e| e.into_inner());
             }
-        })
-        .ok()?;
-    Some(tx)
+        };
+        // SAFETY: see `Task`: the closure is alive until this task is marked done.
+        let work = unsafe { &*task.work };
+        let _ = catch_unwind(AssertUnwindSafe(|| work(task.index)));
+        *lock(&worker.state) = State::Done;
+        worker.changed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    #[test]
+    fn every_helper_runs_once_and_is_waited_for() {
+        for _ in 0..50 {
+            let seen: [AtomicUsize; 5] = Default::default();
+            let work = |i: usize| {
+                std::thread::sleep(std::time::Duration::from_micros(100));
+                seen[i].fetch_add(1, Relaxed);
+            };
+            let (answer, ran, fewer) = with_helpers(4, &work, || 7);
+            assert_eq!((answer, ran, fewer), (7, 4, None));
+            let counts: Vec<usize> = seen.iter().map(|s| s.load(Relaxed)).collect();
+            assert_eq!(
+                counts,
+                [0, 1, 1, 1, 1],
+                "each helper once, before the return"
+            );
+        }
+    }
+
+    #[test]
+    fn a_panic_here_still_waits_for_the_helpers() {
+        let seen = AtomicUsize::new(0);
+        let work = |_: usize| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            seen.fetch_add(1, Relaxed);
+        };
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            with_helpers(2, &work, || panic!("here"));
+        }));
+        assert!(r.is_err());
+        assert_eq!(
+            seen.load(Relaxed),
+            2,
+            "both helpers done before the unwind went on"
+        );
+    }
 }

@@ -6,7 +6,6 @@
 //! used. The check is not the plain XOR of the words: that is linear, and two entries
 //! whose best move and depth XOR alike would pass it when mixed.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::memory::{Zeroable, Zeroed};
@@ -75,8 +74,8 @@ impl Entry {
 /// earlier searches are the first to be replaced. [`Table::clear`] forgets them all, in
 /// constant time: do that before searching another game with the same table.
 pub struct Table {
-    /// Shared with the helper threads of a parallel search.
-    buckets: Arc<Zeroed<Bucket>>,
+    /// Lent to the helper threads of a parallel search.
+    buckets: Zeroed<Bucket>,
     /// 64 minus log2 of the bucket count: the index is the top bits of the mixed hash.
     shift: u32,
     /// The table's epoch: entries of earlier epochs (before a `clear`) are ignored.
@@ -118,7 +117,7 @@ impl Table {
         }
         let bits = count.ilog2();
         Some(Table {
-            buckets: Arc::new(Zeroed::new(1usize << bits)?),
+            buckets: Zeroed::new(1usize << bits)?,
             shift: 64 - bits,
             generation: 1,
             age: 0,
@@ -127,13 +126,10 @@ impl Table {
 
     /// Empties the table and maps all its memory now rather than page by page during the
     /// searches: a table meant for many searches wants this. A table of at least 2 MiB
-    /// moves to fresh memory on huge pages where the system gives them (see `memory`),
-    /// unless a search is using it.
+    /// moves to fresh memory on huge pages where the system gives them (see `memory`).
     pub fn prefault(&mut self) {
-        if let Some(buckets) = Arc::get_mut(&mut self.buckets) {
-            if let Some(fresh) = Zeroed::huge(buckets.len()) {
-                *buckets = fresh;
-            }
+        if let Some(fresh) = Zeroed::huge(self.buckets.len()) {
+            self.buckets = fresh;
         }
         for bucket in self.buckets.iter() {
             for word in bucket.0.iter().flatten() {
@@ -163,16 +159,6 @@ impl Table {
     #[cfg(test)]
     pub(crate) fn base(&self) -> *const u8 {
         self.buckets.as_ptr().cast()
-    }
-
-    /// Another handle on the same entries and search, for a helper thread.
-    pub(crate) fn share(&self) -> Table {
-        Table {
-            buckets: Arc::clone(&self.buckets),
-            shift: self.shift,
-            generation: self.generation,
-            age: self.age,
-        }
     }
 
     /// The bucket of a hash. Games' hashes are often poorly mixed (a bitboard's low bits

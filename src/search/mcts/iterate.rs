@@ -11,6 +11,7 @@ use super::rng::Rng;
 use super::tree::{Kind, NO_PRIOR, NONE, Nodes};
 use super::{Convert, MctsOptions, MctsProgress};
 use crate::search::game::{Game, GameError, Move, weights_total};
+use crate::search::memory::room;
 use crate::search::value::MAX_PLY;
 
 /// How often, in playouts, the clock and the stop flag are looked at.
@@ -935,16 +936,6 @@ fn probability(outcomes: &[(Move, f64)], mv: Move) -> Result<(f32, usize), GameE
     Ok((p as f32, merged.len()))
 }
 
-/// Room for `more` items in `v`, or [`GameError::OutOfMemory`]: memory that cannot be had
-/// is an error, never an abort.
-#[inline]
-fn room<T>(v: &mut Vec<T>, more: usize) -> Result<(), GameError> {
-    match v.capacity() - v.len() >= more {
-        true => Ok(()),
-        false => v.try_reserve(more).map_err(|_| GameError::OutOfMemory),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1010,7 +1001,7 @@ mod tests {
             other.unlock(0);
             waiter.join().unwrap()
         });
-        let back = shared.to_tree(&[other.unused(), unused]).unwrap();
+        let back = shared.to_tree([other.unused(), unused]).unwrap();
         let through: u32 = back.children(0).map(|c| back.stats(c).0).sum();
         assert_eq!(back.stats(0).0, 1, "one iteration");
         assert_eq!(through, 1, "the iteration went through a root move");

@@ -5,10 +5,8 @@
 //! order in which the threads meet.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use super::iterate::{Run, Team};
@@ -18,7 +16,7 @@ use super::tree::{NONE, Tree};
 use super::{Convert, MctsOptions, Reward};
 use crate::search::game::{Fork, Game, GameError};
 use crate::search::options::FewerThreads;
-use crate::search::parallel::{StopFlag, gather};
+use crate::search::parallel::{gather, seats, sit};
 use crate::search::pool;
 
 /// What the threads did.
@@ -99,15 +97,14 @@ fn room(tree: &Tree, opts: &MctsOptions<'_>, threads: usize) -> usize {
 }
 
 /// The shared tree for `tree`, with `room` places or, where the system will not give
-/// that much (`max_nodes` unlimited, or memory short), the most it gives of half as
-/// many, a quarter, ... (the pages are had only as the tree fills them); `None` below
-/// the room a search on `threads` threads needs to grow at all.
-fn shared_tree(tree: &Tree, room: usize, threads: usize) -> Option<Arc<SharedTree>> {
+/// that much, the most it gives of half as many, a quarter, ...; `None` below the room a
+/// search on `threads` threads needs to grow at all.
+fn shared_tree(tree: &Tree, room: usize, threads: usize) -> Option<SharedTree> {
     let least = tree.nodes.len() + threads * (shared::RESERVE as usize + 1);
     let mut room = room.min(NONE as usize - 1);
     loop {
         if let Some(shared) = SharedTree::copy_of(tree, room) {
-            return Some(Arc::new(shared));
+            return Some(shared);
         }
         if room <= least {
             return None;
@@ -116,10 +113,14 @@ fn shared_tree(tree: &Tree, room: usize, threads: usize) -> Option<Arc<SharedTre
     }
 }
 
+/// What one thread's search gives back: its playouts and whether the tree filled (or its
+/// error), and the places it took and left unused.
+type ThreadOutcome = (Result<(u64, bool), GameError>, (u32, u32));
+
 /// Searches `tree` on `threads` threads, or on one when no copy of the game, no system
 /// thread or no memory for the shared tree can be had (the reason in the outcome). On an
 /// error, the tree is cleared (its counts carry the unfinished paths' virtual losses).
-pub(super) fn search<G: Game + Fork + Send + 'static>(
+pub(super) fn search<G: Game + Fork + Send>(
     tree: &mut Tree,
     game: &mut G,
     opts: &mut MctsOptions<'_>,
@@ -127,99 +128,82 @@ pub(super) fn search<G: Game + Fork + Send + 'static>(
     convert: Convert,
     start: Instant,
 ) -> Result<Outcome, GameError> {
-    let mut fewer = None;
-    let mut copies = Vec::new();
-    for _ in 1..threads {
-        match game.fork() {
-            Some(copy) => copies.push(copy),
+    let team_of = |game: &mut G| {
+        let (seats, outcomes, mut fewer) =
+            seats::<G, ThreadOutcome>(game, threads - 1).ok_or(Some(FewerThreads::NoMemory))?;
+        if seats.is_empty() {
+            return Err(fewer);
+        }
+        match shared_tree(tree, room(tree, opts, seats.len() + 1), seats.len() + 1) {
+            Some(shared) => Ok((seats, outcomes, fewer, shared)),
             None => {
-                fewer = Some(FewerThreads::NoCopy);
-                break;
+                fewer = Some(FewerThreads::NoMemory);
+                Err(fewer)
             }
         }
-    }
-    let shared = match copies.is_empty() {
-        true => None,
-        false => shared_tree(tree, room(tree, opts, copies.len() + 1), copies.len() + 1),
     };
-    let Some(shared) = shared else {
-        if !copies.is_empty() {
-            fewer = Some(FewerThreads::NoMemory);
+    let (seats, mut outcomes, fewer, shared) = match team_of(game) {
+        Ok(team) => team,
+        Err(fewer) => {
+            let (playouts, full) = super::alone(tree, game, opts, convert, start)?;
+            return Ok(Outcome {
+                playouts,
+                full,
+                threads: 1,
+                fewer,
+            });
         }
-        drop(copies);
-        let (playouts, full) = super::alone(tree, game, opts, convert, start)?;
-        return Ok(Outcome {
-            playouts,
-            full,
-            threads: 1,
-            fewer,
-        });
     };
     *tree = Tree::default(); // the shared tree holds it now
-    let team = Arc::new(Team::default());
+    let team = Team::default();
     let settings = Settings::of(opts);
-    let stop = opts.stop.map(|s| StopFlag(s));
+    let stop = opts.stop;
 
-    // The helpers: each owns its copy and sends it back with its outcome, so that the
-    // copies are dropped here, on the caller's thread.
-    let (tx, rx) = channel();
-    let mut helpers = 0;
-    for (i, mut copy) in copies.into_iter().enumerate() {
-        let (shared, team, tx) = (Arc::clone(&shared), Arc::clone(&team), tx.clone());
-        let job: pool::Job = Box::new(move || {
-            // SAFETY: see `StopFlag`: the flag outlives this job, which reports (below)
-            // before the search returns.
-            let stop = stop.map(|s| unsafe { &*s.0 });
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                let mut o = settings.options(stop, seed_of(settings.seed, i + 1));
-                let mut rng = Rng::new(o.seed);
-                let mut t = shared.local();
-                let r = Run::new(&mut copy, &mut t, Some(&team), &mut rng, &mut o, convert)
-                    .search(start);
-                (r, t.unused())
-            }));
+    let helper = |i: usize| {
+        let work = |copy: &mut G| {
+            let mut o = settings.options(stop, seed_of(settings.seed, i));
+            let mut rng = Rng::new(o.seed);
+            let mut t = shared.local();
+            let r = Run::new(copy, &mut t, Some(&team), &mut rng, &mut o, convert).search(start);
+            (r, t.unused())
+        };
+        sit(&seats, i, work, |outcome| {
             if outcome.is_err() {
                 team.done.store(true, Relaxed); // a panic: the others stop
             }
-            drop((shared, team));
-            let _ = tx.send((outcome, copy));
         });
-        if pool::run(job).is_err() {
-            fewer = Some(FewerThreads::NoSystemThread);
-            break; // the copies not yet given to a helper are dropped here
-        }
-        helpers += 1;
-    }
-
+    };
     // This thread's panic is caught too, so that the helpers are stopped and waited for
     // before it goes on: no callback of this search runs after it has returned.
-    let first = catch_unwind(AssertUnwindSafe(|| {
-        let mut rng = Rng::new(opts.seed);
-        let mut t = shared.local();
-        let r = Run::new(game, &mut t, Some(&team), &mut rng, opts, convert).search(start);
-        (r, t.unused())
-    }));
-    if first.is_err() {
-        team.done.store(true, Relaxed); // a panic: the others stop
-    }
-    let outcomes = gather(first, &rx, helpers).unwrap_or_else(|panic| resume_unwind(panic));
-    let unused: Vec<(u32, u32)> = outcomes.iter().map(|o| o.1).collect();
+    let (first, helpers, fewer_helpers) = pool::with_helpers(seats.len(), &helper, || {
+        let first = catch_unwind(AssertUnwindSafe(|| {
+            let mut rng = Rng::new(opts.seed);
+            let mut t = shared.local();
+            let r = Run::new(game, &mut t, Some(&team), &mut rng, opts, convert).search(start);
+            (r, t.unused())
+        }));
+        if first.is_err() {
+            team.done.store(true, Relaxed); // a panic: the others stop
+        }
+        first
+    });
+    gather(first, seats, &mut outcomes).unwrap_or_else(|panic| resume_unwind(panic));
     let (mut playouts, mut full) = (0, shared.is_full());
-    for (o, _) in outcomes {
-        let (p, f) = o?;
+    for (o, _) in &outcomes {
+        let (p, f) = (*o)?;
         playouts += p;
         full |= f;
     }
     // Back to a plain tree; without memory for all of it, the root and its children,
     // which the answer needs.
     *tree = shared
-        .to_tree(&unused)
+        .to_tree(outcomes.iter().map(|o| o.1))
         .or_else(|| shared.root_and_children())
         .ok_or(GameError::OutOfMemory)?;
     Ok(Outcome {
         playouts,
         full,
         threads: helpers + 1,
-        fewer,
+        fewer: fewer_helpers.or(fewer),
     })
 }

@@ -111,12 +111,12 @@ impl SharedTree {
     /// the threads took and left unused (`unused`, from [`Local::unused`]): the others in
     /// order, renumbered. (A child may come before its parent: threads take places in
     /// blocks.) `None` if memory for it cannot be had.
-    pub fn to_tree(&self, unused: &[(u32, u32)]) -> Option<Tree> {
+    pub fn to_tree(&self, unused: impl IntoIterator<Item = (u32, u32)>) -> Option<Tree> {
         let n = (self.growth.taken.load(Relaxed) as usize).min(self.slots.len());
         let mut number = Vec::new();
         number.try_reserve_exact(n).ok()?;
         number.resize(n, 0u32);
-        for &(from, to) in unused {
+        for (from, to) in unused {
             number[from as usize..(to as usize).min(n)].fill(NONE);
         }
         let mut next = 0;
@@ -494,7 +494,7 @@ mod tests {
         s.leave(b1, 0.25, 1.0, false);
         assert!(s.narrow(b1, 0.25, 0.75));
         assert!(!s.narrow(b1, 0.0, 1.0), "bounds only narrow");
-        let back = shared.to_tree(&[s.unused()]).unwrap();
+        let back = shared.to_tree([s.unused()]).unwrap();
         assert_eq!(back.nodes.len(), 5);
         let moves = |t: &Tree, n| t.children(n).map(|c| t.mv(c)).collect::<Vec<_>>();
         assert_eq!(moves(&back, 0), [10, 20]);
@@ -529,6 +529,6 @@ mod tests {
                 .is_none()
         );
         assert!(shared.is_full());
-        assert_eq!(shared.to_tree(&[s.unused()]).unwrap().nodes.len(), 2);
+        assert_eq!(shared.to_tree([s.unused()]).unwrap().nodes.len(), 2);
     }
 }
