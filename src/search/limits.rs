@@ -6,6 +6,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::game::{Game, GameError, Move, ScoreView};
+use super::memory::room;
 use super::options::{Method, Options, Progress};
 use super::value::check_score;
 
@@ -134,7 +135,8 @@ impl Iteration {
 }
 
 impl Team {
-    /// Keeps a thread's completed iteration if no thread completed its depth before.
+    /// Keeps a thread's completed iteration if no thread completed its depth before;
+    /// [`GameError::OutOfMemory`] if memory for it cannot be had.
     pub(crate) fn record(
         &self,
         depth: u32,
@@ -142,22 +144,26 @@ impl Team {
         nodes: u64,
         elapsed: Duration,
         pv: &[Move],
-    ) {
+    ) -> Result<(), GameError> {
         let mut done = self
             .iterations
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if done.last().map_or(0, |i| i.depth) < depth {
             let nodes = nodes.max(self.nodes.load(Relaxed));
-            let pv = pv.to_vec();
+            let mut line = Vec::new();
+            room(&mut line, pv.len())?;
+            line.extend_from_slice(pv);
+            room(&mut done, 1)?;
             done.push(Iteration {
                 depth,
                 value,
                 nodes,
                 elapsed,
-                pv,
+                pv: line,
             });
         }
+        Ok(())
     }
 
     /// Calls `report` on each completed iteration not yet reported, up to depth `upto`,

@@ -5,7 +5,8 @@
 //! of ply `p + 1` as its tail without copying it, and a line that loses is given back to
 //! the arena. Each cell is made once and freed once.
 
-use super::game::Move;
+use super::game::{GameError, Move};
+use super::memory::room;
 
 /// The end of a line.
 const NIL: u32 = u32::MAX;
@@ -19,6 +20,9 @@ pub(crate) struct Lines {
     free: u32,
     /// The line of each ply's node (`NIL`: empty).
     heads: Vec<u32>,
+    /// Whether a line lost moves for want of memory: `to_vec` then reports it, so that
+    /// the search's hot path need not.
+    short: bool,
 }
 
 impl Default for Lines {
@@ -27,6 +31,7 @@ impl Default for Lines {
             cells: Vec::new(),
             free: NIL,
             heads: Vec::new(),
+            short: false,
         }
     }
 }
@@ -44,14 +49,18 @@ impl Lines {
         self.cells.clear();
         self.heads.clear();
         self.free = NIL;
+        self.short = false;
     }
 
     /// Makes room for plies up to `ply + 1`.
     #[inline(always)]
-    pub(crate) fn reach(&mut self, ply: usize) {
+    pub(crate) fn reach(&mut self, ply: usize) -> Result<(), GameError> {
         if self.heads.len() <= ply + 1 {
+            let more = ply + 2 - self.heads.len();
+            room(&mut self.heads, more)?;
             self.heads.resize(ply + 2, NIL);
         }
+        Ok(())
     }
 
     /// Empties the line of `ply` (a node starting its search).
@@ -72,21 +81,28 @@ impl Lines {
         }
     }
 
-    fn cell(&mut self, mv: Move, next: u32) -> u32 {
+    /// A cell for `mv` followed by `next`; `None` (and `next` given back) when memory
+    /// for it cannot be had.
+    fn cell(&mut self, mv: Move, next: u32) -> Option<u32> {
         if self.free != NIL {
             let c = self.free;
             self.free = self.cells[c as usize].1;
             self.cells[c as usize] = (mv, next);
-            c
-        } else {
+            Some(c)
+        } else if room(&mut self.cells, 1).is_ok() {
             self.cells.push((mv, next));
-            (self.cells.len() - 1) as u32
+            Some((self.cells.len() - 1) as u32)
+        } else {
+            self.release(next);
+            self.short = true;
+            None
         }
     }
 
     /// The line of `ply` becomes `mv` followed by the line of `ply + 1` (moved, not
     /// copied), or `mv` alone if not `with_below`.
     #[inline(always)]
+    /// Without memory for it, the line is left empty and `to_vec` reports the loss.
     pub(crate) fn set(&mut self, ply: usize, mv: Move, with_below: bool) {
         let below = if with_below {
             std::mem::replace(&mut self.heads[ply + 1], NIL)
@@ -94,17 +110,18 @@ impl Lines {
             NIL
         };
         self.clear(ply);
-        self.heads[ply] = self.cell(mv, below);
+        self.heads[ply] = self.cell(mv, below).unwrap_or(NIL);
     }
 
     /// The line of `ply` becomes `line`.
-    pub(crate) fn set_line(&mut self, ply: usize, line: &[Move]) {
+    pub(crate) fn set_line(&mut self, ply: usize, line: &[Move]) -> Result<(), GameError> {
         self.clear(ply);
         let mut head = NIL;
         for &mv in line.iter().rev() {
-            head = self.cell(mv, head);
+            head = self.cell(mv, head).ok_or(GameError::OutOfMemory)?;
         }
         self.heads[ply] = head;
+        Ok(())
     }
 
     /// The first move of the line of `ply`.
@@ -114,15 +131,20 @@ impl Lines {
     }
 
     /// The line of `ply`, as moves.
-    pub(crate) fn to_vec(&self, ply: usize) -> Vec<Move> {
+    /// [`GameError::OutOfMemory`] if any line lost moves for want of memory.
+    pub(crate) fn to_vec(&self, ply: usize) -> Result<Vec<Move>, GameError> {
+        if self.short {
+            return Err(GameError::OutOfMemory);
+        }
         let mut line = Vec::new();
         let mut cell = self.heads.get(ply).copied().unwrap_or(NIL);
         while cell != NIL {
             let (mv, next) = self.cells[cell as usize];
+            room(&mut line, 1)?;
             line.push(mv);
             cell = next;
         }
-        line
+        Ok(line)
     }
 }
 
@@ -134,17 +156,17 @@ mod tests {
     fn lines_are_built_from_below_and_cells_reused() {
         let mut l = Lines::default();
         l.reset();
-        l.reach(3);
+        l.reach(3).unwrap();
         l.set(3, 30, true);
         l.set(2, 20, true);
         l.set(1, 10, true);
-        assert_eq!(l.to_vec(1), [10, 20, 30]);
-        assert_eq!(l.to_vec(2), Vec::<Move>::new()); // moved up, not copied
+        assert_eq!(l.to_vec(1).unwrap(), [10, 20, 30]);
+        assert_eq!(l.to_vec(2).unwrap(), Vec::<Move>::new()); // moved up, not copied
         l.set(1, 11, false);
-        assert_eq!((l.to_vec(1), l.first(1)), (vec![11], Some(11)));
+        assert_eq!((l.to_vec(1).unwrap(), l.first(1)), (vec![11], Some(11)));
         let used = l.cells.len();
-        l.set_line(0, &[1, 2, 3]);
-        assert_eq!(l.to_vec(0), [1, 2, 3]);
+        l.set_line(0, &[1, 2, 3]).unwrap();
+        assert_eq!(l.to_vec(0).unwrap(), [1, 2, 3]);
         assert_eq!(l.cells.len(), used + 1, "the freed cells were reused");
         l.clear(0);
         assert_eq!(l.first(0), None);
@@ -156,7 +178,7 @@ mod tests {
     fn a_long_line_costs_one_cell_a_ply() {
         let mut l = Lines::default();
         let d = 20_000;
-        l.reach(d);
+        l.reach(d).unwrap();
         for iteration in 0..3 {
             // Each node empties its line as it starts, then takes its child's.
             for ply in 0..=d {
@@ -165,7 +187,7 @@ mod tests {
             for ply in (0..d).rev() {
                 l.set(ply, ply as Move, true);
             }
-            assert_eq!(l.to_vec(0).len(), d, "iteration {iteration}");
+            assert_eq!(l.to_vec(0).unwrap().len(), d, "iteration {iteration}");
             assert!(l.cells.len() <= d + 1);
         }
     }

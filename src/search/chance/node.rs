@@ -4,6 +4,7 @@
 use super::{CHANCE_KEY, Chance, Probe};
 use crate::search::game::{Game, GameError, Move, NO_MOVE, move_first};
 use crate::search::limits::Halt;
+use crate::search::memory::room;
 use crate::search::options::Method;
 use crate::search::stack;
 use crate::search::table::{Bound, Entry};
@@ -52,7 +53,7 @@ impl<G: Game> Chance<'_, G> {
             self.watch.tick()?;
         }
         let p = ply as usize;
-        self.grow(p);
+        self.grow(p)?;
         self.pv.clear(p);
         if let Some(score) = self.game.outcome() {
             self.stats.leaves += 1;
@@ -126,14 +127,23 @@ impl<G: Game> Chance<'_, G> {
         Ok(v)
     }
 
-    /// Makes room in the per-ply buffers for ply `p`.
-    pub(super) fn grow(&mut self, p: usize) {
+    /// Makes room in the per-ply buffers for ply `p` (a move list room for 64 moves),
+    /// or [`GameError::OutOfMemory`].
+    pub(super) fn grow(&mut self, p: usize) -> Result<(), GameError> {
         if p as u32 >= self.height {
-            self.moves.resize_with(p + 1, Vec::new);
-            self.draws.resize_with(p + 1, Vec::new);
-            self.pv.reach(p);
+            let more = (p + 1).saturating_sub(self.moves.len());
+            room(&mut self.moves, more)?;
+            let more = (p + 1).saturating_sub(self.draws.len());
+            room(&mut self.draws, more)?;
+            self.moves
+                .resize_with(self.moves.len().max(p + 1), Vec::new);
+            self.draws
+                .resize_with(self.draws.len().max(p + 1), Vec::new);
+            room(&mut self.moves[p], 64)?;
+            self.pv.reach(p)?;
             self.height = p as u32 + 1;
         }
+        Ok(())
     }
 
     /// A MAX or MIN node: plain expectiminimax, or fail-soft alpha-beta. Returns the value

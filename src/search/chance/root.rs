@@ -54,7 +54,7 @@ impl<G: Game> Chance<'_, G> {
                 depth
             };
             (result.exact, result.proven, result.depth) = (true, proven, reached);
-            result.pv = self.pv.to_vec(0);
+            result.pv = self.pv.to_vec(0)?;
             if let Some(report) = self.progress.as_mut() {
                 report(&Progress {
                     depth: result.depth,

@@ -200,7 +200,7 @@ impl<G: Game> Chance<'_, G> {
         }
         self.watch.tick()?;
         let p = ply as usize;
-        self.grow(p);
+        self.grow(p)?;
         let key = self.table.and_then(|_| self.game.hash());
         let table_move = match (key, self.table) {
             (Some(k), Some(t)) => t.probe(k, max_side, true).map_or(NO_MOVE, |e| e.best),

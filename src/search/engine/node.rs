@@ -5,6 +5,7 @@ use super::Engine;
 use crate::search::abdada;
 use crate::search::game::{Game, GameError, Move, NO_MOVE, move_first};
 use crate::search::limits::Halt;
+use crate::search::memory::room;
 use crate::search::options::Method;
 use crate::search::stack;
 use crate::search::table::{Bound, Entry};
@@ -122,15 +123,23 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     }
 
     /// Makes the buffers of ply `ply` ready, the first time the search reaches it.
+    /// Each ply's move list gets room for 64 moves, had fallibly, so that a game listing
+    /// no more than that into it needs no memory: memory that cannot be had is
+    /// [`GameError::OutOfMemory`], never an abort.
     #[cold]
-    fn grow(&mut self, ply: u32) {
+    fn grow(&mut self, ply: u32) -> Result<(), GameError> {
         let p = ply as usize;
         if self.moves.len() <= p {
+            let more = p + 1 - self.moves.len();
+            room(&mut self.moves, more)?;
+            room(&mut self.deferred, more)?;
             self.moves.resize_with(p + 1, Vec::new);
             self.deferred.resize_with(p + 1, Vec::new);
         }
-        self.pv.reach(p);
+        room(&mut self.moves[p], 64)?;
+        self.pv.reach(p)?;
         self.height = ply + 1;
+        Ok(())
     }
 
     /// A node one ply above the leaves (most of a depth-limited search's inner nodes),
@@ -157,7 +166,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         let p = ply as usize;
         if !Self::lineless(depth) {
             if ply >= self.height {
-                self.grow(ply);
+                self.grow(ply)?;
             }
             self.pv.clear(p);
         }
@@ -411,6 +420,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if let (Some(defer), Some(k)) = (defer, key) {
                 if abdada::is_busy(k) {
                     self.game.undo(mv);
+                    room(defer, 1)?;
                     defer.push(mv);
                     return Ok(None);
                 }

@@ -4,6 +4,7 @@
 use super::{Engine, Outcome};
 use crate::search::game::{Game, GameError, Move, first_move};
 use crate::search::limits::Halt;
+use crate::search::memory::room;
 use crate::search::options::{Method, Progress, SearchResult};
 use crate::search::value::{self, INF, MAX_PLY, check_score};
 
@@ -44,7 +45,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 Err(Halt::Game(e)) => return Err(e),
             };
             let proven = self.horizon == 0;
-            result.pv = self.pv.to_vec(0);
+            result.pv = self.pv.to_vec(0)?;
             result.best_move = result.pv.first().copied();
             result.value = max_view(sign, v);
             result.exact = true;
@@ -63,7 +64,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 // thread: the iterations the other threads completed before this one too.
                 (Some(team), report) => {
                     let (nodes, pv) = (self.watch.nodes(), &result.pv);
-                    team.record(result.depth, result.value, nodes, elapsed, pv);
+                    team.record(result.depth, result.value, nodes, elapsed, pv)?;
                     if let Some(report) = report {
                         team.report_upto(u32::MAX, *report);
                     }
@@ -90,7 +91,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             // still hold the game to its contract.
             let first = first_move(self.game)?;
             result.best_move = Some(first);
-            result.pv = vec![first];
+            room(&mut result.pv, 1)?;
+            result.pv.clear();
+            result.pv.push(first);
         }
         Ok(self.finish(result, completed))
     }
@@ -146,7 +149,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 hi = med.min(value::score(r));
             } else {
                 lo = (med + 1).max(value::score(r));
-                proof = Some(self.pv.to_vec(0));
+                proof = Some(self.pv.to_vec(0)?);
             }
         }
         self.full_pv = true;
@@ -154,7 +157,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             Some(pv) if !(self.plan.refine_distance && lo != 0) => {
                 // The move that proved `lo` is a best move; its distance was not sought,
                 // and the PV holds only that move.
-                self.pv.set_line(0, &pv);
+                self.pv.set_line(0, &pv)?;
                 self.pv_is_partial = true;
                 Ok(value::heuristic(lo))
             }
