@@ -22,9 +22,14 @@ fn memory_short_or_unlimited_is_never_an_abort_and_keeps_the_threads() {
     // So little memory that even the search's buffers cannot be had: a result or
     // GameError::OutOfMemory, never an abort, on 1 and 2 threads (on 2, the helpers'
     // set-up is had fallibly too, and a thread not started for want of memory says so).
+    // (The fine steps on 2 threads find the caps at which the shared tree, about 136 KiB
+    // here, can be had and the helpers' set-up after it cannot.)
+    let coarse = [0usize, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10];
+    let fine = (128usize << 10..=160 << 10).step_by(64);
     let mut ran_on_two = false;
     for threads in [1, 2] {
-        for spare in [0usize, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10] {
+        let fine = fine.clone().filter(|_| threads == 2);
+        for spare in coarse.into_iter().chain(fine) {
             let mut g = Bits::new();
             let mut o = MctsOptions {
                 playouts: 2_000,
