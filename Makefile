@@ -27,7 +27,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test tsan miri miri-seeds bench fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test tsan miri miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -93,6 +93,13 @@ bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
 	  { echo "bench: $$f gave no SUMMARY"; exit 1; }; done
 	@echo "SUMMARY $$(sed -n 's/^SUMMARY //p' $(BUILD)/bench-2048.log $(BUILD)/bench-star.log $(BUILD)/bench-overhead.log \
 	  $(BUILD)/bench-dots.log $(BUILD)/bench-limits.log $(BUILD)/bench-connect4.log $(BUILD)/bench-peer.log | tr '\n' ' ')"
+
+# Matches at a clock against minimax-rs 0.6 (issue 41), by hand: minutes, not a test.
+MATCH_MS ?= 20
+MATCH_GAMES ?= 400
+match:
+	$(CARGO) run --release --quiet --manifest-path benches/peer/Cargo.toml -- \
+	  --match $(MATCH_MS) --games $(MATCH_GAMES) --seed 1
 
 # -O3, as Pons builds his solver (the reference it carries); the engine is the library's.
 $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)

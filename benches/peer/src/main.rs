@@ -10,9 +10,11 @@
 //! stones): written here from that description.
 //!
 //! Usage: peer-bench [--data DIR] [--positions N] [--exact N] (`--exact 0` skips the
-//! exact solves).
+//! exact solves); `peer-bench --match MS [--games N] [--seed S]` plays a match at `MS`
+//! milliseconds a move instead (`matches.rs`).
 
 mod hex;
+mod matches;
 mod mcts;
 
 use std::cell::Cell;
@@ -116,6 +118,13 @@ impl Board {
                 + (s & (column(1) | column(5))).count_ones()
         };
         weight(self.me) as i32 - weight(self.me ^ self.mask) as i32
+    }
+    /// The same stones with the other side to move (for finding threats).
+    fn with_sides_swapped(&self) -> Board {
+        Board {
+            me: self.me ^ self.mask,
+            ..*self
+        }
     }
     /// A hash of the position (`me + mask` is unique), mixed.
     fn hash(&self) -> u64 {
@@ -508,14 +517,25 @@ fn exact(positions: &[Board], report: &mut Report) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut dir, mut n, mut n_exact) = ("../shared/data/connect4".to_string(), 20, 50);
+    let (mut match_ms, mut games, mut seed) = (None, 400, 1);
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the option");
         match a.as_str() {
             "--data" => dir = value(),
             "--positions" => n = value().parse().expect("a count"),
             "--exact" => n_exact = value().parse().expect("a count"),
-            _ => panic!("usage: peer-bench [--data DIR] [--positions N] [--exact N]"),
+            "--match" => match_ms = Some(value().parse().expect("milliseconds a move")),
+            "--games" => games = value().parse().expect("a count"),
+            "--seed" => seed = value().parse().expect("a seed"),
+            _ => panic!(
+                "usage: peer-bench [--data DIR] [--positions N] [--exact N] \\
+                 [--match MS [--games N] [--seed S]]"
+            ),
         }
+    }
+    if let Some(ms) = match_ms {
+        matches::run(ms, games, seed);
+        return;
     }
     // Early positions (Test_L1_R2: 0 to 14 stones played, 14 to 28 moves left) for the
     // depth-limited runs, which then stop at the depth rather than at the game's end.

@@ -1,0 +1,211 @@
+//! Matches at a clock (issue 41): libminimax's engine against minimax-rs 0.6's
+//! `IterativeSearch` on the plain Connect Four type of this benchmark (the same
+//! evaluation and move order for both), at a fixed time a move. Openings are seeded
+//! random plies with no win and no threat on the board (no column that would win at once
+//! for either side); each is played twice, colours swapped. Prints wins, draws and
+//! losses (ours), the score with its 95% interval, the Elo difference, and per player
+//! the mean depth reached and the mean and largest time a move.
+//!
+//! minimax-rs runs with a table of equal memory, null-window search, countermoves and
+//! countermove history (the settings issue 41 names; this type has no null move, so its
+//! countermoves are not set up), and with `set_depth_or_timeout` at the plies left: with
+//! only a timeout its deepening did not return near the end of a game here.
+
+use std::time::{Duration, Instant};
+
+use ours::search::{Method, Options, Table, search};
+
+use super::{Board, Eval};
+
+/// The table memory each player gets.
+const TABLE_BYTES: usize = 16 << 20;
+
+/// SplitMix64, seeded: the same openings on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Whether a column wins at once for the side to move, or would for the other side.
+fn threatened(b: &Board) -> bool {
+    let other = b.with_sides_swapped();
+    b.legal().any(|c| {
+        let (mut x, mut y) = (*b, other);
+        x.play(c as u32);
+        y.play(c as u32);
+        x.won_by_last() || y.won_by_last()
+    })
+}
+
+/// An opening of `plies` random plies, drawn again until no threat is on the board.
+fn opening(rng: &mut Rng, plies: u32) -> Board {
+    loop {
+        let mut b = Board::parse("").expect("the empty board");
+        for _ in 0..plies {
+            let legal: Vec<u8> = b.legal().collect();
+            b.play(legal[(rng.next() % legal.len() as u64) as usize] as u32);
+        }
+        if !threatened(&b) {
+            return b;
+        }
+    }
+}
+
+/// One side of the match, with what it did.
+#[derive(Default)]
+struct Side {
+    moves: u64,
+    depth: u64,
+    time: Duration,
+    longest: Duration,
+}
+
+enum Player {
+    Ours(Box<Table>),
+    Theirs(Box<peer::IterativeSearch<Eval>>),
+}
+
+impl Player {
+    fn new_game(&mut self) {
+        match self {
+            Player::Ours(t) => t.clear(),
+            Player::Theirs(s) => **s = theirs(),
+        }
+    }
+
+    /// The move chosen in `limit`, and the depth of the search that chose it.
+    fn choose(&mut self, b: &Board, limit: Duration) -> (u8, u32) {
+        match self {
+            Player::Ours(table) => {
+                let mut opts = Options {
+                    method: Method::Pvs,
+                    iterative_deepening: true,
+                    table: Some(table),
+                    time_limit: Some(limit),
+                    ..Options::default()
+                };
+                let r = search(&mut b.clone(), &mut opts).expect("a legal game");
+                (r.best_move.expect("a move") as u8, r.depth)
+            }
+            Player::Theirs(s) => {
+                use peer::Strategy;
+                let left = (42 - b.stones) as u8;
+                s.set_depth_or_timeout(left, limit);
+                let m = s.choose_move(b).expect("a move");
+                let stats = s.stats(&mut b.clone());
+                let depth = stats
+                    .split("to depth ")
+                    .nth(1)
+                    .and_then(|t| t.split('.').next())
+                    .and_then(|d| d.trim().parse().ok())
+                    .unwrap_or(0);
+                (m, depth)
+            }
+        }
+    }
+}
+
+fn theirs() -> peer::IterativeSearch<Eval> {
+    let options = peer::IterativeOptions::new()
+        .with_table_byte_size(TABLE_BYTES)
+        .with_null_window_search(true)
+        .with_countermoves()
+        .with_countermove_history();
+    peer::IterativeSearch::new(Eval, options)
+}
+
+/// Plays one game from `b`, `players[first]` moving first: 1, 0.5 or 0 for player 0.
+fn game(
+    mut b: Board,
+    players: &mut [Player; 2],
+    sides: &mut [Side; 2],
+    first: usize,
+    limit: Duration,
+) -> f64 {
+    for p in players.iter_mut() {
+        p.new_game();
+    }
+    let mut turn = first;
+    loop {
+        let t = Instant::now();
+        let (m, depth) = players[turn].choose(&b, limit);
+        let took = t.elapsed();
+        let s = &mut sides[turn];
+        (s.moves, s.depth, s.time) = (s.moves + 1, s.depth + depth as u64, s.time + took);
+        s.longest = s.longest.max(took);
+        assert!(b.can_play(m as u32), "a legal move");
+        b.play(m as u32);
+        if b.won_by_last() {
+            return if turn == 0 { 1.0 } else { 0.0 };
+        }
+        if b.full() {
+            return 0.5;
+        }
+        turn = 1 - turn;
+    }
+}
+
+/// A match of `games` games (rounded up to pairs) at `ms` a move from openings drawn
+/// with `seed`.
+pub fn run(ms: u64, games: usize, seed: u64) {
+    let limit = Duration::from_millis(ms);
+    let mut players = [
+        Player::Ours(Box::new(Table::new(TABLE_BYTES).expect("a table"))),
+        Player::Theirs(Box::new(theirs())),
+    ];
+    let mut sides = [Side::default(), Side::default()];
+    let mut rng = Rng(seed);
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let mut scores = Vec::new();
+    for _ in 0..games.div_ceil(2) {
+        let b = opening(&mut rng, 6);
+        for first in [0, 1] {
+            let s = game(b, &mut players, &mut sides, first, limit);
+            match s {
+                1.0 => wins += 1,
+                0.5 => draws += 1,
+                _ => losses += 1,
+            }
+            scores.push(s);
+        }
+    }
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = 1.96 * (var / n).sqrt();
+    let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+    println!(
+        "Connect Four, {ms} ms a move, {} games (6-ply openings, seed {seed}, colours swapped): \
+         libminimax against minimax-rs 0.6",
+        scores.len()
+    );
+    println!(
+        "  ours {wins} wins, {draws} draws, {losses} losses: score {mean:.3} \
+         (95% interval {:.3} to {:.3}), Elo {:+.0} ({:+.0} to {:+.0})",
+        mean - half,
+        mean + half,
+        elo(mean),
+        elo(mean - half),
+        elo(mean + half)
+    );
+    for (name, s) in ["ours", "theirs"].iter().zip(&sides) {
+        println!(
+            "  {name}: mean depth {:.1}, mean {:.1} ms a move, longest {:.1} ms",
+            s.depth as f64 / s.moves as f64,
+            s.time.as_secs_f64() * 1e3 / s.moves as f64,
+            s.longest.as_secs_f64() * 1e3
+        );
+    }
+    println!(
+        "SUMMARY match connect4 ms={ms} games={} score={mean:.3} half_interval={half:.3} elo={:+.0}",
+        scores.len(),
+        elo(mean)
+    );
+}
