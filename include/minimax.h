@@ -890,6 +890,20 @@ typedef struct mm_search_options {
    * The value found is the same either way. Chance methods always use the table there.
    */
   bool table_frontier;
+  /**
+   * Whether the engine tries, after the table's move, the two moves that last cut off
+   * at the same ply elsewhere (killer moves; default false). Values, and what
+   * `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
+   * among equal ones may differ. Worth it for a game that orders its own moves poorly.
+   * (This field and the next sit where padding was: the struct keeps its size.)
+   */
+  bool killer_moves;
+  /**
+   * Whether the engine orders the other moves by a history table, a score per move
+   * and side that grows at each cut-off by the depth squared, ties in the game's order
+   * (default false; the same guarantees as `killer_moves`).
+   */
+  bool history_order;
 } mm_search_options;
 
 /**

@@ -76,6 +76,8 @@ fn rust_layouts() -> Vec<Layout> {
             threads,
             reserved,
             table_frontier,
+            killer_moves,
+            history_order,
         }),
         layout!(mm_game {
             struct_size,

@@ -70,21 +70,27 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
                 }
             }
             for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
-                // (iterative deepening, a table, the table one ply above the leaves too)
-                for (id, table, frontier) in [
-                    (false, false, false),
-                    (true, false, false),
-                    (false, true, false),
-                    (true, true, false),
-                    (false, true, true),
-                    (true, true, true),
+                // (iterative deepening, a table, the table one ply above the leaves too,
+                // the learned move order: 1 killers, 2 history, 3 both)
+                for (id, table, frontier, learned) in [
+                    (false, false, false, 0),
+                    (true, false, false, 0),
+                    (false, true, false, 0),
+                    (true, true, false, 0),
+                    (false, true, true, 0),
+                    (true, true, true, 0),
+                    (true, true, false, 1),
+                    (true, true, false, 2),
+                    (false, true, true, 3),
+                    (true, true, true, 3),
                 ] {
                     let mut o = opts(method, depth, id, table);
                     o.table_frontier = frontier;
+                    (o.killer_moves, o.history_order) = (learned & 1 != 0, learned & 2 != 0);
                     let r = search(&mut g, &mut o).unwrap();
                     let what = format!(
                         "position {k} depth {depth} {method:?} id {id} table {table} \
-                         frontier {frontier}"
+                         frontier {frontier} learned {learned}"
                     );
                     assert_eq!(r.value, plain.value, "{what}");
                     assert!(

@@ -128,6 +128,16 @@ pub struct mm_search_options {
     /// most board games); a game whose evaluation costs more searches faster with it on.
     /// The value found is the same either way. Chance methods always use the table there.
     pub table_frontier: bool,
+    /// Whether the engine tries, after the table's move, the two moves that last cut off
+    /// at the same ply elsewhere (killer moves; default false). Values, and what
+    /// `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
+    /// among equal ones may differ. Worth it for a game that orders its own moves poorly.
+    /// (This field and the next sit where padding was: the struct keeps its size.)
+    pub killer_moves: bool,
+    /// Whether the engine orders the other moves by a history table, a score per move
+    /// and side that grows at each cut-off by the depth squared, ties in the game's order
+    /// (default false; the same guarantees as `killer_moves`).
+    pub history_order: bool,
 }
 
 impl Default for mm_search_options {
@@ -152,6 +162,8 @@ impl Default for mm_search_options {
             threads: 1,
             reserved: 0,
             table_frontier: d.table_frontier,
+            killer_moves: d.killer_moves,
+            history_order: d.history_order,
         }
     }
 }
@@ -211,6 +223,8 @@ pub(crate) unsafe fn read_options(
         std::mem::offset_of!(mm_search_options, max_at_root),
         std::mem::offset_of!(mm_search_options, refine_distance),
         std::mem::offset_of!(mm_search_options, table_frontier),
+        std::mem::offset_of!(mm_search_options, killer_moves),
+        std::mem::offset_of!(mm_search_options, history_order),
     ];
     // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee), their
     // `bool`s listed.

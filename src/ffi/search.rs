@@ -87,6 +87,8 @@ pub unsafe extern "C" fn mm_search(
             refine_distance: c_opts.refine_distance,
             threads: c_opts.threads as usize,
             table_frontier: c_opts.table_frontier,
+            killer_moves: c_opts.killer_moves,
+            history_order: c_opts.history_order,
         };
         let r = search::search_parallel(&mut cgame, &mut opts)?;
         // SAFETY: `out` is non-NULL and writable, `pv` holds `pv_cap` entries (caller's

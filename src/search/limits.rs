@@ -36,6 +36,10 @@ pub(crate) struct Plan {
     pub refine_distance: bool,
     /// Whether a node at depth 1 uses the table ([`Options::table_frontier`]).
     pub table_frontier: bool,
+    /// [`Options::killer_moves`].
+    pub killer_moves: bool,
+    /// [`Options::history_order`].
+    pub history_order: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -94,6 +98,8 @@ impl Plan {
             max_at_root: opts.max_at_root,
             refine_distance: opts.refine_distance,
             table_frontier: opts.table_frontier,
+            killer_moves: opts.killer_moves,
+            history_order: opts.history_order,
             side_view: false,
             start: Instant::now(),
         }

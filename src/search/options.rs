@@ -100,6 +100,18 @@ pub struct Options<'a> {
     /// (docs/performance.md, "The table one ply above the leaves"). The value is the
     /// same either way. Chance searches always use it.
     pub table_frontier: bool,
+    /// Whether the engine tries, after the table's move, the two moves that last cut off
+    /// at the same ply elsewhere (killer moves; default false). Move ordering the engine
+    /// learns as it searches (`engine/ordering.rs`): values, and what an exact solve
+    /// proves, are the same either way; the nodes and the move chosen among equals may
+    /// differ. Worth it for a game that orders its own moves poorly; on Connect Four,
+    /// whose moves come centre first, it cost 5.8% more nodes (docs/performance.md,
+    /// "Matches at a clock"). The chance searches and MCTS do not use it.
+    pub killer_moves: bool,
+    /// Whether the engine orders the other moves by a history table, a score per move and
+    /// side that grows at each cut-off by the depth squared, ties in the game's order
+    /// (default false; the same guarantees as `killer_moves`).
+    pub history_order: bool,
 }
 
 impl Default for Options<'_> {
@@ -118,6 +130,8 @@ impl Default for Options<'_> {
             refine_distance: true,
             threads: 1,
             table_frontier: false,
+            killer_moves: false,
+            history_order: false,
         }
     }
 }

@@ -198,6 +198,11 @@ static void old_game_searches(void) {
             o->table_frontier = true;
             CHECK(mm_search((const mm_game *)g, o, (mm_search_result *)r, NULL, 0) == MM_OK);
             CHECK(r->value == nim_value(stones, true));
+            /* And the learned move order (fields where the padding was). */
+            o->killer_moves = true;
+            o->history_order = true;
+            CHECK(mm_search((const mm_game *)g, o, (mm_search_result *)r, NULL, 0) == MM_OK);
+            CHECK(r->value == nim_value(stones, true));
         }
         free(o);
         free(r);

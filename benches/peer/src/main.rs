@@ -514,10 +514,26 @@ fn exact(positions: &[Board], report: &mut Report) {
     report.target("exact solve speed-up on 2 threads", speedup, false, 1.5);
 }
 
+/// A match player by name: `minimax-rs`, or the engine's settings (`today`, or
+/// `killers`, `history` joined by `+`).
+fn who_of(name: &str) -> matches::Who {
+    match name {
+        "minimax-rs" => matches::Who::MinimaxRs,
+        _ => matches::Who::Ours(matches::Tune::parse(name).unwrap_or_else(|| {
+            panic!("a player: minimax-rs, today, or killers, history joined by +")
+        })),
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut dir, mut n, mut n_exact) = ("../shared/data/connect4".to_string(), 20, 50);
-    let (mut match_ms, mut games, mut seed) = (None, 400, 1);
+    let (mut match_ms, mut games, mut seed, mut depths) = (None, 400, 1, [0, 0]);
+    let mut order_nodes = false;
+    let mut who = [
+        matches::Who::Ours(matches::Tune::TODAY),
+        matches::Who::MinimaxRs,
+    ];
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the option");
         match a.as_str() {
@@ -527,19 +543,31 @@ fn main() {
             "--match" => match_ms = Some(value().parse().expect("milliseconds a move")),
             "--games" => games = value().parse().expect("a count"),
             "--seed" => seed = value().parse().expect("a seed"),
+            "--order-nodes" => order_nodes = true,
+            "--first" => who[0] = who_of(&value()),
+            "--second" => who[1] = who_of(&value()),
+            "--depths" => {
+                let v = value();
+                let mut d = v.split(',').map(|x| x.parse().expect("a depth"));
+                depths = [d.next().expect("ours"), d.next().expect("theirs")];
+            }
             _ => panic!(
                 "usage: peer-bench [--data DIR] [--positions N] [--exact N] \\
-                 [--match MS [--games N] [--seed S]]"
+                 [--order-nodes] [--match MS [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
             ),
         }
     }
     if let Some(ms) = match_ms {
-        matches::run(ms, games, seed);
+        matches::run(ms, games, seed, depths, who);
         return;
     }
     // Early positions (Test_L1_R2: 0 to 14 stones played, 14 to 28 moves left) for the
     // depth-limited runs, which then stop at the depth rather than at the game's end.
     let early = load(&dir, "Test_L1_R2", n);
+    if order_nodes {
+        matches::order_nodes(&early);
+        return;
+    }
     println!(
         "libminimax against minimax-rs 0.6, {} positions of Test_L1_R2; ratios are ours over theirs",
         early.len()

@@ -61,34 +61,75 @@ fn opening(rng: &mut Rng, plies: u32) -> Board {
 /// One side of the match, with what it did.
 #[derive(Default)]
 struct Side {
+    /// Moves and summed depth by stones on the board, in sixes.
+    phase: [(u64, u64); 7],
     moves: u64,
     depth: u64,
     time: Duration,
     longest: Duration,
 }
 
+/// The engine's settings a player uses: `today` is the engine as it was before issue 41.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tune {
+    pub killer_moves: bool,
+    pub history_order: bool,
+}
+
+impl Tune {
+    pub const TODAY: Tune = Tune {
+        killer_moves: false,
+        history_order: false,
+    };
+
+    /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`).
+    pub fn parse(name: &str) -> Option<Tune> {
+        let mut t = Tune::TODAY;
+        for part in name.split('+') {
+            match part {
+                "today" => {}
+                "killers" => t.killer_moves = true,
+                "history" => t.history_order = true,
+                _ => return None,
+            }
+        }
+        Some(t)
+    }
+}
+
+/// Who plays: the engine at some settings, or minimax-rs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Who {
+    Ours(Tune),
+    MinimaxRs,
+}
+
 enum Player {
-    Ours(Box<Table>),
+    Ours(Box<Table>, Tune),
     Theirs(Box<peer::IterativeSearch<Eval>>),
 }
 
 impl Player {
     fn new_game(&mut self) {
         match self {
-            Player::Ours(t) => t.clear(),
+            Player::Ours(t, _) => t.clear(),
             Player::Theirs(s) => **s = theirs(),
         }
     }
 
-    /// The move chosen in `limit`, and the depth of the search that chose it.
-    fn choose(&mut self, b: &Board, limit: Duration) -> (u8, u32) {
+    /// The move chosen in `limit` (or at `depth`, if not 0), and the depth of the search
+    /// that chose it.
+    fn choose(&mut self, b: &Board, limit: Duration, depth: u32) -> (u8, u32) {
         match self {
-            Player::Ours(table) => {
+            Player::Ours(table, tune) => {
                 let mut opts = Options {
+                    killer_moves: tune.killer_moves,
+                    history_order: tune.history_order,
                     method: Method::Pvs,
                     iterative_deepening: true,
                     table: Some(table),
-                    time_limit: Some(limit),
+                    time_limit: (depth == 0).then_some(limit),
+                    max_depth: if depth == 0 { u32::MAX } else { depth },
                     ..Options::default()
                 };
                 let r = search(&mut b.clone(), &mut opts).expect("a legal game");
@@ -97,7 +138,12 @@ impl Player {
             Player::Theirs(s) => {
                 use peer::Strategy;
                 let left = (42 - b.stones) as u8;
-                s.set_depth_or_timeout(left, limit);
+                match depth {
+                    0 => s.set_depth_or_timeout(left, limit),
+                    d => {
+                        s.set_depth_or_timeout(d.min(left as u32) as u8, Duration::from_secs(3600))
+                    }
+                }
                 let m = s.choose_move(b).expect("a move");
                 let stats = s.stats(&mut b.clone());
                 let depth = stats
@@ -128,6 +174,7 @@ fn game(
     sides: &mut [Side; 2],
     first: usize,
     limit: Duration,
+    depths: [u32; 2],
 ) -> f64 {
     for p in players.iter_mut() {
         p.new_game();
@@ -135,11 +182,13 @@ fn game(
     let mut turn = first;
     loop {
         let t = Instant::now();
-        let (m, depth) = players[turn].choose(&b, limit);
+        let (m, depth) = players[turn].choose(&b, limit, depths[turn]);
         let took = t.elapsed();
         let s = &mut sides[turn];
         (s.moves, s.depth, s.time) = (s.moves + 1, s.depth + depth as u64, s.time + took);
         s.longest = s.longest.max(took);
+        let ph = &mut s.phase[(b.stones / 6) as usize];
+        (ph.0, ph.1) = (ph.0 + 1, ph.1 + depth as u64);
         assert!(b.can_play(m as u32), "a legal move");
         b.play(m as u32);
         if b.won_by_last() {
@@ -154,12 +203,15 @@ fn game(
 
 /// A match of `games` games (rounded up to pairs) at `ms` a move from openings drawn
 /// with `seed`.
-pub fn run(ms: u64, games: usize, seed: u64) {
+/// With `depths` not 0, each player searches to its fixed depth instead (a check that
+/// the players are what they seem).
+pub fn run(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
     let limit = Duration::from_millis(ms);
-    let mut players = [
-        Player::Ours(Box::new(Table::new(TABLE_BYTES).expect("a table"))),
-        Player::Theirs(Box::new(theirs())),
-    ];
+    let player = |w: Who| match w {
+        Who::Ours(tune) => Player::Ours(Box::new(Table::new(TABLE_BYTES).expect("a table")), tune),
+        Who::MinimaxRs => Player::Theirs(Box::new(theirs())),
+    };
+    let mut players = [player(who[0]), player(who[1])];
     let mut sides = [Side::default(), Side::default()];
     let mut rng = Rng(seed);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
@@ -167,7 +219,7 @@ pub fn run(ms: u64, games: usize, seed: u64) {
     for _ in 0..games.div_ceil(2) {
         let b = opening(&mut rng, 6);
         for first in [0, 1] {
-            let s = game(b, &mut players, &mut sides, first, limit);
+            let s = game(b, &mut players, &mut sides, first, limit, depths);
             match s {
                 1.0 => wins += 1,
                 0.5 => draws += 1,
@@ -182,12 +234,14 @@ pub fn run(ms: u64, games: usize, seed: u64) {
     let half = 1.96 * (var / n).sqrt();
     let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
     println!(
-        "Connect Four, {ms} ms a move, {} games (6-ply openings, seed {seed}, colours swapped): \
-         libminimax against minimax-rs 0.6",
-        scores.len()
+        "Connect Four, {ms} ms a move (depths {depths:?}: 0 is the clock), {} games (6-ply openings, seed {seed}, colours swapped): \
+         {:?} against {:?}",
+        scores.len(),
+        who[0],
+        who[1]
     );
     println!(
-        "  ours {wins} wins, {draws} draws, {losses} losses: score {mean:.3} \
+        "  the first: {wins} wins, {draws} draws, {losses} losses: score {mean:.3} \
          (95% interval {:.3} to {:.3}), Elo {:+.0} ({:+.0} to {:+.0})",
         mean - half,
         mean + half,
@@ -195,10 +249,17 @@ pub fn run(ms: u64, games: usize, seed: u64) {
         elo(mean - half),
         elo(mean + half)
     );
-    for (name, s) in ["ours", "theirs"].iter().zip(&sides) {
+    for (name, s) in ["the first", "the second"].iter().zip(&sides) {
+        let phases: Vec<String> = s
+            .phase
+            .iter()
+            .filter(|p| p.0 > 0)
+            .map(|p| format!("{:.1}", p.1 as f64 / p.0 as f64))
+            .collect();
         println!(
-            "  {name}: mean depth {:.1}, mean {:.1} ms a move, longest {:.1} ms",
+            "  {name}: mean depth {:.1} (by 6 stones played: {}), mean {:.1} ms a move, longest {:.1} ms",
             s.depth as f64 / s.moves as f64,
+            phases.join(" "),
             s.time.as_secs_f64() * 1e3 / s.moves as f64,
             s.longest.as_secs_f64() * 1e3
         );
@@ -208,4 +269,38 @@ pub fn run(ms: u64, games: usize, seed: u64) {
         scores.len(),
         elo(mean)
     );
+}
+
+/// Nodes of PVS to depth 12 (a 16 MiB table, emptied for each position) with each
+/// learned move order: what the order saves or costs on this game, at equal depth.
+pub fn order_nodes(positions: &[Board]) {
+    let mut base = 0;
+    for (killer_moves, history_order) in
+        [(false, false), (true, false), (false, true), (true, true)]
+    {
+        let mut total = 0;
+        let mut table = Table::new(TABLE_BYTES).expect("a table");
+        for b in positions {
+            table.clear();
+            let mut o = Options {
+                method: Method::Pvs,
+                max_depth: 12,
+                table: Some(&mut table),
+                killer_moves,
+                history_order,
+                ..Options::default()
+            };
+            total += search(&mut b.clone(), &mut o)
+                .expect("a legal game")
+                .stats
+                .nodes;
+        }
+        if base == 0 {
+            base = total;
+        }
+        println!(
+            "killer moves {killer_moves}, history {history_order}: {total} nodes ({:.3}x)",
+            total as f64 / base as f64
+        );
+    }
 }

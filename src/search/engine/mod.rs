@@ -8,6 +8,7 @@
 //! table, the moves, the cut-offs. The line is kept by `pv`, the limits by `limits`.
 
 mod node;
+mod ordering;
 mod root;
 
 use std::cell::Cell;
@@ -71,6 +72,8 @@ struct Engine<'a, G: Game, const LEAN: bool, const M: u8> {
     /// (a `Result` returned by each call took 6-8% more time on a plain Connect Four
     /// search: docs/performance.md, "Errors beside the value").
     halt: Option<Halt>,
+    /// The move order learned so far, when the plan asks for it (never in a lean node).
+    learned: Option<ordering::Learned>,
 }
 
 /// A deterministic method's search on one thread: see [`super::search`].
@@ -169,8 +172,17 @@ fn run_engine<'a, G: Game, const LEAN: bool, const M: u8>(
         pv_is_partial: false,
         room_at: 0,
         halt: None,
+        learned: None,
     };
-    let result = engine.run();
+    let learns = !LEAN && (plan.killer_moves || plan.history_order);
+    let learned = learns.then(|| ordering::Learned::new(plan.killer_moves, plan.history_order));
+    let result = match learned {
+        Some(Err(e)) => Err(e),
+        learned => {
+            engine.learned = learned.map(|l| l.expect("not an error"));
+            engine.run()
+        }
+    };
     (result, (engine.pv, engine.moves, engine.deferred))
 }
 

@@ -138,6 +138,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         }
         room(&mut self.moves[p], 64)?;
         self.pv.reach(p)?;
+        if let Some(learned) = self.learned.as_mut() {
+            learned.reach(p)?;
+        }
         self.height = ply + 1;
         Ok(())
     }
@@ -267,6 +270,12 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             Ok(()) if moves.is_empty() => Err(GameError::NoMovesNotOver.into()),
             Ok(()) => {
                 move_first(&mut moves, table_move);
+                if !LEAN && depth >= 2 {
+                    if let Some(learned) = &self.learned {
+                        let first = usize::from(table_move != NO_MOVE && moves[0] == table_move);
+                        learned.order(&mut moves[first..], p, max_side);
+                    }
+                }
                 if FRONTIER {
                     self.children_body::<true>(&moves, depth, ply, max_side, alpha, beta)
                 } else {
@@ -348,6 +357,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 let v = v.expect("searched when not put off");
                 if self.take(&mut best, v, mv, depth, ply, beta) {
                     self.count_cutoff(i + 1 < moves.len());
+                    self.learn(ply, mv, max_side, depth);
                     break;
                 }
             }
@@ -382,6 +392,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             let Some(v) = v else { continue };
             if self.take(best, v, mv, depth, ply, beta) {
                 self.count_cutoff(i + 1 < moves.len() || !deferred.is_empty());
+                self.learn(ply, mv, max_side, depth);
                 return Ok(());
             }
         }
@@ -391,6 +402,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             let v = v.expect("searched when not put off");
             if self.take(best, v, mv, depth, ply, beta) {
                 self.count_cutoff(i + 1 < deferred.len());
+                self.learn(ply, mv, max_side, depth);
                 break;
             }
         }
@@ -473,6 +485,20 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         }
         best.alpha = best.alpha.max(v);
         best.alpha >= beta
+    }
+
+    /// Learns from a cut-off by `mv` (with [`Options::killer_moves`] or
+    /// [`Options::history_order`]).
+    ///
+    /// [`Options::killer_moves`]: crate::search::Options::killer_moves
+    /// [`Options::history_order`]: crate::search::Options::history_order
+    #[inline(always)]
+    fn learn(&mut self, ply: u32, mv: Move, max_side: bool, depth: u32) {
+        if !LEAN {
+            if let Some(learned) = self.learned.as_mut() {
+                learned.cutoff(ply as usize, mv, max_side, depth);
+            }
+        }
     }
 
     /// Counts a cut-off that left moves unsearched (`more`): after `take`'s decision, so
