@@ -11,10 +11,10 @@
 //! miss the TLB.
 
 use std::alloc::Layout;
-
-use super::game::GameError;
 use std::ops::Deref;
 use std::ptr::NonNull;
+
+use super::game::GameError;
 
 /// Room for `more` items in `v`, or [`GameError::OutOfMemory`]: memory that cannot be had
 /// is an error, never an abort.
@@ -24,6 +24,20 @@ pub(crate) fn room<T>(v: &mut Vec<T>, more: usize) -> Result<(), GameError> {
         true => Ok(()),
         false => v.try_reserve(more).map_err(|_| GameError::OutOfMemory),
     }
+}
+
+/// `v` lengthened to at least `len` items made by `fill` (the per-ply buffers of a
+/// search), or [`GameError::OutOfMemory`] with `v` as it was.
+pub(crate) fn lengthen<T>(
+    v: &mut Vec<T>,
+    len: usize,
+    fill: impl FnMut() -> T,
+) -> Result<(), GameError> {
+    if v.len() < len {
+        room(v, len - v.len())?;
+        v.resize_with(len, fill);
+    }
+    Ok(())
 }
 
 /// A type for which all-zero bytes are a valid value.

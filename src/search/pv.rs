@@ -6,7 +6,7 @@
 //! the arena. Each cell is made once and freed once.
 
 use super::game::{GameError, Move};
-use super::memory::room;
+use super::memory::{lengthen, room};
 
 /// The end of a line.
 const NIL: u32 = u32::MAX;
@@ -55,12 +55,7 @@ impl Lines {
     /// Makes room for plies up to `ply + 1`.
     #[inline(always)]
     pub(crate) fn reach(&mut self, ply: usize) -> Result<(), GameError> {
-        if self.heads.len() <= ply + 1 {
-            let more = ply + 2 - self.heads.len();
-            room(&mut self.heads, more)?;
-            self.heads.resize(ply + 2, NIL);
-        }
-        Ok(())
+        lengthen(&mut self.heads, ply + 2, || NIL)
     }
 
     /// Empties the line of `ply` (a node starting its search).
@@ -100,9 +95,9 @@ impl Lines {
     }
 
     /// The line of `ply` becomes `mv` followed by the line of `ply + 1` (moved, not
-    /// copied), or `mv` alone if not `with_below`.
+    /// copied), or `mv` alone if not `with_below`. Without memory for it, the line is
+    /// left empty and `to_vec` reports the loss.
     #[inline(always)]
-    /// Without memory for it, the line is left empty and `to_vec` reports the loss.
     pub(crate) fn set(&mut self, ply: usize, mv: Move, with_below: bool) {
         let below = if with_below {
             std::mem::replace(&mut self.heads[ply + 1], NIL)

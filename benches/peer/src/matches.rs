@@ -1,10 +1,11 @@
-//! Matches at a clock (issue 41): libminimax's engine against minimax-rs 0.6's
-//! `IterativeSearch` on the plain Connect Four type of this benchmark (the same
-//! evaluation and move order for both), at a fixed time a move. Openings are seeded
-//! random plies with no win and no threat on the board (no column that would win at once
-//! for either side); each is played twice, colours swapped. Prints wins, draws and
-//! losses (ours), the score with its 95% interval, the Elo difference, and per player
-//! the mean depth reached and the mean and largest time a move.
+//! Matches at a clock (issue 41): two players, each libminimax's engine at some settings
+//! or minimax-rs 0.6's `IterativeSearch`, on the plain Connect Four type of this
+//! benchmark (the same evaluation and move order for both), at a fixed time a move.
+//! Openings are seeded random plies with no win and no threat on the board (no column
+//! that would win at once for either side); each is played twice, colours swapped.
+//! Prints the first player's wins, draws and losses, its score with its 95% interval,
+//! the Elo difference, and per player the mean depth reached and the mean and largest
+//! time a move.
 //!
 //! minimax-rs runs with a table of equal memory, null-window search, countermoves and
 //! countermove history (the settings issue 41 names; this type has no null move, so its
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use ours::search::{Method, Options, Table, search};
 
-use super::{Board, Eval};
+use super::{Board, Eval, HEIGHT, WIDTH};
 
 /// The table memory each player gets.
 const TABLE_BYTES: usize = 16 << 20;
@@ -137,7 +138,7 @@ impl Player {
             }
             Player::Theirs(s) => {
                 use peer::Strategy;
-                let left = (42 - b.stones) as u8;
+                let left = (WIDTH * HEIGHT - b.stones) as u8;
                 match depth {
                     0 => s.set_depth_or_timeout(left, limit),
                     d => {

@@ -4,7 +4,7 @@
 use super::{CHANCE_KEY, Chance, Probe};
 use crate::search::game::{Game, GameError, Move, NO_MOVE, move_first};
 use crate::search::limits::Halt;
-use crate::search::memory::room;
+use crate::search::memory::{lengthen, room};
 use crate::search::options::Method;
 use crate::search::stack;
 use crate::search::table::{Bound, Entry};
@@ -131,14 +131,8 @@ impl<G: Game> Chance<'_, G> {
     /// or [`GameError::OutOfMemory`].
     pub(super) fn grow(&mut self, p: usize) -> Result<(), GameError> {
         if p as u32 >= self.height {
-            let more = (p + 1).saturating_sub(self.moves.len());
-            room(&mut self.moves, more)?;
-            let more = (p + 1).saturating_sub(self.draws.len());
-            room(&mut self.draws, more)?;
-            self.moves
-                .resize_with(self.moves.len().max(p + 1), Vec::new);
-            self.draws
-                .resize_with(self.draws.len().max(p + 1), Vec::new);
+            lengthen(&mut self.moves, p + 1, Vec::new)?;
+            lengthen(&mut self.draws, p + 1, Vec::new)?;
             room(&mut self.moves[p], 64)?;
             self.pv.reach(p)?;
             self.height = p as u32 + 1;

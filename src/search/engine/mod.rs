@@ -176,13 +176,10 @@ fn run_engine<'a, G: Game, const LEAN: bool, const M: u8>(
     };
     let learns = !LEAN && (plan.killer_moves || plan.history_order);
     let learned = learns.then(|| ordering::Learned::new(plan.killer_moves, plan.history_order));
-    let result = match learned {
-        Some(Err(e)) => Err(e),
-        learned => {
-            engine.learned = learned.map(|l| l.expect("not an error"));
-            engine.run()
-        }
-    };
+    let result = learned.transpose().and_then(|learned| {
+        engine.learned = learned;
+        engine.run()
+    });
     (result, (engine.pv, engine.moves, engine.deferred))
 }
 

@@ -5,7 +5,7 @@ use super::Engine;
 use crate::search::abdada;
 use crate::search::game::{Game, GameError, Move, NO_MOVE, move_first};
 use crate::search::limits::Halt;
-use crate::search::memory::room;
+use crate::search::memory::{lengthen, room};
 use crate::search::options::Method;
 use crate::search::stack;
 use crate::search::table::{Bound, Entry};
@@ -129,13 +129,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     #[cold]
     fn grow(&mut self, ply: u32) -> Result<(), GameError> {
         let p = ply as usize;
-        if self.moves.len() <= p {
-            let more = p + 1 - self.moves.len();
-            room(&mut self.moves, more)?;
-            room(&mut self.deferred, more)?;
-            self.moves.resize_with(p + 1, Vec::new);
-            self.deferred.resize_with(p + 1, Vec::new);
-        }
+        lengthen(&mut self.moves, p + 1, Vec::new)?;
+        lengthen(&mut self.deferred, p + 1, Vec::new)?;
         room(&mut self.moves[p], 64)?;
         self.pv.reach(p)?;
         if let Some(learned) = self.learned.as_mut() {

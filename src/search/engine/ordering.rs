@@ -10,7 +10,7 @@
 //! [`Options::history_order`]: crate::search::Options::history_order
 
 use crate::search::game::{GameError, Move, NO_MOVE};
-use crate::search::memory::room;
+use crate::search::memory::lengthen;
 
 /// History entries: a move's number and side are hashed to one (moves are any integers).
 const HISTORY: usize = 1 << 12;
@@ -37,8 +37,7 @@ impl Learned {
     pub fn new(killers: bool, history: bool) -> Result<Learned, GameError> {
         let mut table = Vec::new();
         if history {
-            room(&mut table, HISTORY)?;
-            table.resize(HISTORY, 0);
+            lengthen(&mut table, HISTORY, || 0)?;
         }
         Ok(Learned {
             killers: Vec::new(),
@@ -49,12 +48,7 @@ impl Learned {
 
     /// Room for the killers of plies up to `ply`.
     pub fn reach(&mut self, ply: usize) -> Result<(), GameError> {
-        if self.killers.len() <= ply {
-            let more = ply + 1 - self.killers.len();
-            room(&mut self.killers, more)?;
-            self.killers.resize(ply + 1, [NO_MOVE; 2]);
-        }
-        Ok(())
+        lengthen(&mut self.killers, ply + 1, || [NO_MOVE; 2])
     }
 
     /// `mv` cut off at `ply`, `depth` plies above the leaves.
@@ -72,8 +66,13 @@ impl Learned {
     /// first, then by history, ties in the game's order.
     pub fn order(&self, moves: &mut [Move], ply: usize, max_side: bool) {
         let mut front = 0;
-        for killer in self.killers[ply] {
-            if killer == NO_MOVE || !self.use_killers {
+        let killers = if self.use_killers {
+            self.killers[ply]
+        } else {
+            [NO_MOVE; 2]
+        };
+        for killer in killers {
+            if killer == NO_MOVE {
                 continue;
             }
             if let Some(i) = moves[front..].iter().position(|&m| m == killer) {
