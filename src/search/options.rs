@@ -105,8 +105,9 @@ pub struct Options<'a> {
     /// learns as it searches (`engine/ordering.rs`): values, and what an exact solve
     /// proves, are the same either way; the nodes and the move chosen among equals may
     /// differ. Worth it for a game that orders its own moves poorly; on Connect Four,
-    /// whose moves come centre first, it cost 5.8% more nodes (docs/performance.md,
-    /// "Matches at a clock"). The chance searches and MCTS do not use it.
+    /// whose moves come centre first, it costs more than it saves (the figures are in
+    /// docs/performance.md, "Matches at a clock"). The chance searches and MCTS do not
+    /// use it.
     pub killer_moves: bool,
     /// Whether the engine orders the other moves by a history table, a score per move and
     /// side that grows at each cut-off by the depth squared, ties in the game's order
