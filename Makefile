@@ -27,7 +27,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test tsan miri miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -154,8 +154,9 @@ tsan:
 # is off for the clock (time limits) and the core count; leaks are not checked, since
 # the thread pool's idle threads outlive the tests by design (valgrind checks the C
 # programs for leaks). Tests too heavy for the interpreter are ignored under Miri.
-# MIRI_TARGET runs them as another machine would (Miri interprets any target): CI also
-# runs s390x-unknown-linux-gnu (big-endian) and i686-unknown-linux-gnu (32-bit).
+# MIRI_TARGET runs them as another machine would (Miri interprets any target);
+# `make miri-targets` runs s390x-unknown-linux-gnu (big-endian) and i686-unknown-linux-gnu
+# (32-bit), by hand (about 12 minutes).
 MIRI_TARGET ?=
 MIRI_FLAGS  := -Zmiri-disable-isolation -Zmiri-ignore-leaks
 miri:
@@ -163,6 +164,10 @@ miri:
 	  $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) --lib \
 	  --test callbacks --test textbook --test checked_leaves --test trees --test chance_trees \
 	  --test panic_boundary
+
+miri-targets:
+	$(MAKE) miri MIRI_TARGET=s390x-unknown-linux-gnu
+	$(MAKE) miri MIRI_TARGET=i686-unknown-linux-gnu
 
 # The tests where threads meet (the table's concurrent stores, MCTS's shared tree growing
 # under a waiting thread, every search method and MCTS on 2 threads through the C
