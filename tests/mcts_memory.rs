@@ -10,10 +10,10 @@ mod capped;
 #[path = "common/games.rs"]
 mod games;
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 use capped::{CAP, LIVE};
-use games::{Bits, TicTacToe};
+use games::{Bits, DiceDuel, TicTacToe};
 use minimax::search::mcts::{Mcts, MctsOptions};
 use minimax::search::{Game, GameError};
 
@@ -100,4 +100,28 @@ fn memory_short_or_unlimited_is_never_an_abort_and_keeps_the_threads() {
         .unwrap();
     assert_eq!((r.threads, r.fewer_threads), (2, None));
     assert_eq!(r.proven.map(|p| p.reward), Some(0.5));
+    // Across chance steps (the dice duel of issue 20, from its first player's move), and stopped before the first
+    // playout, whose answer is the first legal move: a result or OutOfMemory.
+    let stop = AtomicI32::new(1);
+    for threads in [1, 2] {
+        for stopped in [false, true] {
+            for spare in [0usize, 64, 256, 1 << 10, 4 << 10, 64 << 10, 256 << 10] {
+                let mut o = MctsOptions {
+                    playouts: 500,
+                    threads,
+                    stop: stopped.then_some(&stop),
+                    ..MctsOptions::default()
+                };
+                let mut g = DiceDuel::new(3);
+                g.play(4); // past the first roll: MCTS's root is a player's
+                CAP.store(LIVE.load(Relaxed) + spare, Relaxed);
+                let r = Mcts::new().search_parallel(&mut g, &mut o);
+                CAP.store(usize::MAX, Relaxed);
+                let what = format!("{threads} threads, stopped {stopped}, {spare} bytes");
+                if let Err(e) = r {
+                    assert_eq!(e, GameError::OutOfMemory, "{what}");
+                }
+            }
+        }
+    }
 }

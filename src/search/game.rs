@@ -13,9 +13,10 @@ pub(crate) fn move_first(moves: &mut [Move], first: Move) {
 
 /// The first legal move, the answer of a search stopped before any iteration finished:
 /// still a legal move, and the game still held to its contract (no moves and not over is
-/// an error).
+/// an error). The list is had fallibly, with room for 64 moves as a ply's list is.
 pub(crate) fn first_move<G: Game>(game: &mut G) -> Result<Move, GameError> {
     let mut moves = Vec::new();
+    moves.try_reserve(64).map_err(|_| GameError::OutOfMemory)?;
     game.moves(&mut moves)?;
     moves.first().copied().ok_or(GameError::NoMovesNotOver)
 }

@@ -3,6 +3,7 @@
 use super::{ANY_OUTCOME, Chance};
 use crate::search::game::{Game, GameError, first_move};
 use crate::search::limits::Halt;
+use crate::search::memory::room;
 use crate::search::options::{Method, Progress, SearchResult};
 use crate::search::value::MAX_PLY;
 
@@ -86,7 +87,9 @@ impl<G: Game> Chance<'_, G> {
             } else {
                 let first = first_move(self.game)?;
                 result.best_move = Some(first);
-                result.pv = vec![first];
+                room(&mut result.pv, 1)?;
+                result.pv.clear();
+                result.pv.push(first);
             }
         }
         Ok(self.finish(result))

@@ -4,6 +4,7 @@
 use super::{ANY_OUTCOME, Chance};
 use crate::search::game::{Game, GameError, Move, NO_MOVE, weights_total};
 use crate::search::limits::Halt;
+use crate::search::memory::room;
 use crate::search::options::Method;
 
 /// One outcome of a chance node: its move, its weight and probability, and what is known
@@ -84,12 +85,14 @@ impl<G: Game> Chance<'_, G> {
     /// The game's outcomes as draws with probabilities, leaving out those of weight 0.
     pub(super) fn list_draws(&mut self, draws: &mut Vec<Draw>) -> Result<(), GameError> {
         self.listed.clear();
+        room(&mut self.listed, 64)?;
         self.game.outcomes(&mut self.listed)?;
         if self.listed.is_empty() {
             return Err(GameError::NoOutcomes);
         }
         let total = weights_total(self.listed.iter().map(|&(_, w)| w))?;
         draws.clear();
+        room(draws, self.listed.len())?;
         draws.extend(
             self.listed
                 .iter()

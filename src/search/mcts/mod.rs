@@ -443,9 +443,9 @@ impl Mcts {
     /// children but after a search on threads, so the walk is short where it does not).
     fn depth(&self) -> u32 {
         let nodes = &self.tree.nodes;
-        let mut depth = Vec::new();
-        if depth.try_reserve_exact(nodes.len()).is_err() {
-            // No memory for the depths: walk up from every node instead.
+        let (mut depth, mut up) = (Vec::new(), Vec::new());
+        if depth.try_reserve_exact(nodes.len()).is_err() || up.try_reserve(nodes.len()).is_err() {
+            // No memory for the depths and the path up: walk up from every node instead.
             let up = |mut k: usize| {
                 let mut d = 0;
                 while nodes[k].parent != tree::NONE {
@@ -459,7 +459,6 @@ impl Mcts {
         if let Some(root) = depth.first_mut() {
             *root = 0;
         }
-        let mut up = Vec::new();
         for i in 0..nodes.len() {
             let mut k = i;
             while depth[k] == u32::MAX {
