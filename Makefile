@@ -95,11 +95,16 @@ bench: $(BUILD)/bench $(BUILD)/connect4_bench $(BUILD)/tictactoe $(BUILD)/2048
 	  $(BUILD)/bench-dots.log $(BUILD)/bench-limits.log $(BUILD)/bench-connect4.log $(BUILD)/bench-peer.log | tr '\n' ' ')"
 
 # Matches at a clock against minimax-rs 0.6 (issue 41), by hand: minutes, not a test.
+# MATCH_GAME is connect4 or othello; MATCH_FIRST and MATCH_SECOND name the players.
 MATCH_MS ?= 20
 MATCH_GAMES ?= 400
+MATCH_GAME ?= connect4
+MATCH_FIRST ?= today
+MATCH_SECOND ?= minimax-rs
 match:
 	$(CARGO) run --release --quiet --manifest-path benches/peer/Cargo.toml -- \
-	  --match $(MATCH_MS) --games $(MATCH_GAMES) --seed 1
+	  --match $(MATCH_MS) --games $(MATCH_GAMES) --seed 1 --game $(MATCH_GAME) \
+	  --first $(MATCH_FIRST) --second $(MATCH_SECOND)
 
 # -O3, as Pons builds his solver (the reference it carries); the engine is the library's.
 $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_examples/connect4_game.h include/minimax.h lib | $(BUILD)

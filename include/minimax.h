@@ -895,7 +895,8 @@ typedef struct mm_search_options {
    * at the same ply elsewhere (killer moves; default false). Values, and what
    * `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
    * among equal ones may differ. Worth it for a game that orders its own moves poorly.
-   * (This field and the next sit where padding was: the struct keeps its size.)
+   * (This field and the four after it sit where padding was: the struct keeps its
+   * size.)
    */
   bool killer_moves;
   /**
@@ -904,6 +905,28 @@ typedef struct mm_search_options {
    * (default false; the same guarantees as `killer_moves`).
    */
   bool history_order;
+  /**
+   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search reduces
+   * late moves (default false): from a node's fourth move on, at 3 plies or more from
+   * the leaves and below the root, a move is first searched a ply shallower (two from
+   * the ninth, at 6 plies or more) with a null window, and again at full depth when it
+   * beats alpha. Deeper in the same time, at the risk of missing a late move's point.
+   * A proven value is still exact; `MM_SEARCH_EXACT` never reduces.
+   */
+  bool late_move_reductions;
+  /**
+   * Whether deepening searches each iteration from 3 plies on in a window around the
+   * last value (aspiration windows; default false), as wide as the last two values
+   * differed, widened and searched again on each side it fails, made whole after a
+   * few failures. Each completed iteration's value is the same as without.
+   */
+  bool aspiration_windows;
+  /**
+   * With `time_limit_us`, whether deepening stops before an iteration that would not
+   * finish in the time left, estimated from the last iterations' times (default
+   * false): that iteration's work would be lost at the limit.
+   */
+  bool time_management;
 } mm_search_options;
 
 /**

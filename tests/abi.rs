@@ -78,6 +78,9 @@ fn rust_layouts() -> Vec<Layout> {
             table_frontier,
             killer_moves,
             history_order,
+            late_move_reductions,
+            aspiration_windows,
+            time_management,
         }),
         layout!(mm_game {
             struct_size,

@@ -71,7 +71,8 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
             }
             for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
                 // (iterative deepening, a table, the table one ply above the leaves too,
-                // the learned move order: 1 killers, 2 history, 3 both)
+                // the learned move order: 1 killers, 2 history, 3 both; 4 aspiration
+                // windows, which keep each iteration's value)
                 for (id, table, frontier, learned) in [
                     (false, false, false, 0),
                     (true, false, false, 0),
@@ -83,10 +84,14 @@ fn differential<G: Game + Clone>(positions: &[G], depths: std::ops::RangeInclusi
                     (true, true, false, 2),
                     (false, true, true, 3),
                     (true, true, true, 3),
+                    (true, false, false, 4),
+                    (true, true, false, 4),
+                    (true, true, true, 7),
                 ] {
                     let mut o = opts(method, depth, id, table);
                     o.table_frontier = frontier;
                     (o.killer_moves, o.history_order) = (learned & 1 != 0, learned & 2 != 0);
+                    o.aspiration_windows = learned & 4 != 0;
                     let r = search(&mut g, &mut o).unwrap();
                     let what = format!(
                         "position {k} depth {depth} {method:?} id {id} table {table} \
@@ -178,6 +183,39 @@ fn every_method_agrees_with_plain_minimax_on_connect_four() {
     differential(&positions[..10], 5..=6);
 }
 
+/// Late move reductions search a node's late moves shallower first: fewer nodes to the
+/// same depth, with a table or without one (where the engine would otherwise use its lean
+/// node, which does not reduce), and none in an exact solve.
+#[test]
+fn late_move_reductions_search_fewer_nodes_to_a_depth() {
+    let positions = random_positions(ConnectFour::new(), 10, 0..=12, 5);
+    for table in [true, false] {
+        let (mut off, mut on) = (0, 0);
+        for p in &positions {
+            let mut o = opts(Method::Pvs, 8, true, table);
+            off += search(&mut p.clone(), &mut o).unwrap().stats.nodes;
+            o.late_move_reductions = true;
+            on += search(&mut p.clone(), &mut o).unwrap().stats.nodes;
+        }
+        assert!(
+            (on as f64) < 0.9 * off as f64,
+            "table {table}: {on} nodes with, {off} without"
+        );
+    }
+    let late = random_positions(ConnectFour::new(), 3, 28..=30, 7);
+    for p in &late {
+        let mut o = opts(Method::Exact, u32::MAX, false, true);
+        let plain = search(&mut p.clone(), &mut o).unwrap();
+        o.late_move_reductions = true;
+        let reduced = search(&mut p.clone(), &mut o).unwrap();
+        assert_eq!(
+            (plain.value, plain.stats.nodes),
+            (reduced.value, reduced.stats.nodes),
+            "an exact solve never reduces"
+        );
+    }
+}
+
 /// A node one ply above the leaves leaves the table alone unless `table_frontier` asks
 /// for it: fewer probes, the same value (docs/performance.md has why).
 #[test]
@@ -236,13 +274,19 @@ fn connect_four_exact_scores_on_late_positions() {
         let side = if g.n % 2 == 0 { 1 } else { -1 };
         let label = exhaustive(&mut g);
         for method in [Method::AlphaBeta, Method::Pvs, Method::Exact] {
-            let r = search(
-                &mut g,
-                &mut opts(method, u32::MAX, method != Method::Exact, true),
-            )
-            .unwrap();
-            assert_eq!(side * r.value, label, "late position {k} {method:?}");
-            assert!(r.proven && r.exact);
+            // Late move reductions and aspiration windows move the horizon and the
+            // window, never what is proven.
+            for enhanced in [false, true] {
+                let mut o = opts(method, u32::MAX, method != Method::Exact, true);
+                (o.late_move_reductions, o.aspiration_windows) = (enhanced, enhanced);
+                let r = search(&mut g, &mut o).unwrap();
+                assert_eq!(
+                    side * r.value,
+                    label,
+                    "late position {k} {method:?} {enhanced}"
+                );
+                assert!(r.proven && r.exact);
+            }
         }
     }
 }

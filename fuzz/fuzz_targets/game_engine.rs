@@ -235,6 +235,14 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
     o.refine_distance = flags & 64 == 64;
     o.max_at_root = flags & 128 == 128;
     o.table_frontier = header[6] & 64 == 64;
+    // The search enhancements of issue 41, all at once (time management has no time
+    // limit here: it never stops a search, so the answer stays repeatable).
+    let enhanced = header[6] & 128 == 128;
+    o.killer_moves = enhanced;
+    o.history_order = enhanced;
+    o.late_move_reductions = enhanced;
+    o.aspiration_windows = enhanced;
+    o.time_management = enhanced;
     let stop = 1i32;
     if header[6] & 1 == 1 {
         o.stop = &stop; // stopped before it starts: still a legal move

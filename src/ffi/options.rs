@@ -132,12 +132,29 @@ pub struct mm_search_options {
     /// at the same ply elsewhere (killer moves; default false). Values, and what
     /// `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
     /// among equal ones may differ. Worth it for a game that orders its own moves poorly.
-    /// (This field and the next sit where padding was: the struct keeps its size.)
+    /// (This field and the four after it sit where padding was: the struct keeps its
+    /// size.)
     pub killer_moves: bool,
     /// Whether the engine orders the other moves by a history table, a score per move
     /// and side that grows at each cut-off by the depth squared, ties in the game's order
     /// (default false; the same guarantees as `killer_moves`).
     pub history_order: bool,
+    /// Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search reduces
+    /// late moves (default false): from a node's fourth move on, at 3 plies or more from
+    /// the leaves and below the root, a move is first searched a ply shallower (two from
+    /// the ninth, at 6 plies or more) with a null window, and again at full depth when it
+    /// beats alpha. Deeper in the same time, at the risk of missing a late move's point.
+    /// A proven value is still exact; `MM_SEARCH_EXACT` never reduces.
+    pub late_move_reductions: bool,
+    /// Whether deepening searches each iteration from 3 plies on in a window around the
+    /// last value (aspiration windows; default false), as wide as the last two values
+    /// differed, widened and searched again on each side it fails, made whole after a
+    /// few failures. Each completed iteration's value is the same as without.
+    pub aspiration_windows: bool,
+    /// With `time_limit_us`, whether deepening stops before an iteration that would not
+    /// finish in the time left, estimated from the last iterations' times (default
+    /// false): that iteration's work would be lost at the limit.
+    pub time_management: bool,
 }
 
 impl Default for mm_search_options {
@@ -164,6 +181,9 @@ impl Default for mm_search_options {
             table_frontier: d.table_frontier,
             killer_moves: d.killer_moves,
             history_order: d.history_order,
+            late_move_reductions: d.late_move_reductions,
+            aspiration_windows: d.aspiration_windows,
+            time_management: d.time_management,
         }
     }
 }
@@ -225,6 +245,9 @@ pub(crate) unsafe fn read_options(
         std::mem::offset_of!(mm_search_options, table_frontier),
         std::mem::offset_of!(mm_search_options, killer_moves),
         std::mem::offset_of!(mm_search_options, history_order),
+        std::mem::offset_of!(mm_search_options, late_move_reductions),
+        std::mem::offset_of!(mm_search_options, aspiration_windows),
+        std::mem::offset_of!(mm_search_options, time_management),
     ];
     // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee), their
     // `bool`s listed.

@@ -89,6 +89,9 @@ pub unsafe extern "C" fn mm_search(
             table_frontier: c_opts.table_frontier,
             killer_moves: c_opts.killer_moves,
             history_order: c_opts.history_order,
+            late_move_reductions: c_opts.late_move_reductions,
+            aspiration_windows: c_opts.aspiration_windows,
+            time_management: c_opts.time_management,
         };
         let r = search::search_parallel(&mut cgame, &mut opts)?;
         // SAFETY: `out` is non-NULL and writable, `pv` holds `pv_cap` entries (caller's

@@ -40,6 +40,12 @@ pub(crate) struct Plan {
     pub killer_moves: bool,
     /// [`Options::history_order`].
     pub history_order: bool,
+    /// [`Options::late_move_reductions`].
+    pub late_move_reductions: bool,
+    /// [`Options::aspiration_windows`].
+    pub aspiration_windows: bool,
+    /// [`Options::time_management`].
+    pub time_management: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -100,6 +106,9 @@ impl Plan {
             table_frontier: opts.table_frontier,
             killer_moves: opts.killer_moves,
             history_order: opts.history_order,
+            late_move_reductions: opts.late_move_reductions,
+            aspiration_windows: opts.aspiration_windows,
+            time_management: opts.time_management,
             side_view: false,
             start: Instant::now(),
         }

@@ -113,6 +113,27 @@ pub struct Options<'a> {
     /// side that grows at each cut-off by the depth squared, ties in the game's order
     /// (default false; the same guarantees as `killer_moves`).
     pub history_order: bool,
+    /// Whether a depth-limited alpha-beta or PVS search reduces late moves (default
+    /// false): from the fourth move of a node on, at 3 plies or more from the leaves and
+    /// below the root, a move is first searched a ply shallower (two from the ninth, at
+    /// 6 plies or more) with a null window, and searched again at full depth when it
+    /// beats alpha (late move reductions, as chess programs use them; `engine/node.rs`).
+    /// Deeper in the same time, at the risk of missing a late move's point. A proven
+    /// value is still exact (a reduction only moves the horizon); `Method::Exact` never
+    /// reduces.
+    pub late_move_reductions: bool,
+    /// Whether deepening searches each iteration from 3 plies on in a window around the
+    /// last value (aspiration windows; default false), as wide as the last two values
+    /// differed (at least one score unit), widened and searched again on each side it
+    /// fails, and made whole after a few failures, so that the re-search cannot loop.
+    /// The value of each completed iteration is the same as without; the nodes differ.
+    pub aspiration_windows: bool,
+    /// With a time limit, whether deepening stops before an iteration that would not
+    /// finish in the time left (time management; default false), from the growth of the
+    /// last iterations' times: that iteration's work would be lost at the limit. The
+    /// search returns sooner, with the same move it would have returned at the limit
+    /// whenever the estimate holds.
+    pub time_management: bool,
 }
 
 impl Default for Options<'_> {
@@ -133,6 +154,9 @@ impl Default for Options<'_> {
             table_frontier: false,
             killer_moves: false,
             history_order: false,
+            late_move_reductions: false,
+            aspiration_windows: false,
+            time_management: false,
         }
     }
 }

@@ -203,6 +203,14 @@ static void old_game_searches(void) {
             o->history_order = true;
             CHECK(mm_search((const mm_game *)g, o, (mm_search_result *)r, NULL, 0) == MM_OK);
             CHECK(r->value == nim_value(stones, true));
+            /* Late move reductions, aspiration windows and time management (fields where
+               the padding was too): a proven value is the same. */
+            o->late_move_reductions = true;
+            o->aspiration_windows = true;
+            o->time_management = true;
+            o->time_limit_us = 60000000;
+            CHECK(mm_search((const mm_game *)g, o, (mm_search_result *)r, NULL, 0) == MM_OK);
+            CHECK(r->value == nim_value(stones, true) && r->proven);
         }
         free(o);
         free(r);

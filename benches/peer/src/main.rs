@@ -10,12 +10,13 @@
 //! stones): written here from that description.
 //!
 //! Usage: peer-bench [--data DIR] [--positions N] [--exact N] (`--exact 0` skips the
-//! exact solves); `peer-bench --match MS [--games N] [--seed S]` plays a match at `MS`
-//! milliseconds a move instead (`matches.rs`).
+//! exact solves); `peer-bench --match MS [--game G] [--games N] [--seed S]` plays a
+//! match at `MS` milliseconds a move instead (`matches.rs`), on Connect Four or Othello.
 
 mod hex;
 mod matches;
 mod mcts;
+mod othello;
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -198,8 +199,8 @@ impl peer::Game for C4 {
     }
 }
 
-#[derive(Clone, Copy)]
-struct Eval;
+#[derive(Clone, Copy, Default)]
+pub struct Eval;
 
 impl Evaluator for Eval {
     type G = C4;
@@ -515,12 +516,12 @@ fn exact(positions: &[Board], report: &mut Report) {
 }
 
 /// A match player by name: `minimax-rs`, or the engine's settings (`today`, or
-/// `killers`, `history` joined by `+`).
+/// `killers`, `history`, `lmr`, `aspiration`, `time` joined by `+`).
 fn who_of(name: &str) -> matches::Who {
     match name {
         "minimax-rs" => matches::Who::MinimaxRs,
         _ => matches::Who::Ours(matches::Tune::parse(name).unwrap_or_else(|| {
-            panic!("a player: minimax-rs, today, or killers, history joined by +")
+            panic!("a player: minimax-rs, today, or killers, history, lmr, aspiration, time joined by +")
         })),
     }
 }
@@ -530,6 +531,7 @@ fn main() {
     let (mut dir, mut n, mut n_exact) = ("../shared/data/connect4".to_string(), 20, 50);
     let (mut match_ms, mut games, mut seed, mut depths) = (None, 400, 1, [0, 0]);
     let mut order_nodes = false;
+    let mut arena = "connect4".to_string();
     let mut who = [
         matches::Who::Ours(matches::Tune::TODAY),
         matches::Who::MinimaxRs,
@@ -544,6 +546,7 @@ fn main() {
             "--games" => games = value().parse().expect("a count"),
             "--seed" => seed = value().parse().expect("a seed"),
             "--order-nodes" => order_nodes = true,
+            "--game" => arena = value(),
             "--first" => who[0] = who_of(&value()),
             "--second" => who[1] = who_of(&value()),
             "--depths" => {
@@ -553,12 +556,16 @@ fn main() {
             }
             _ => panic!(
                 "usage: peer-bench [--data DIR] [--positions N] [--exact N] \\
-                 [--order-nodes] [--match MS [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
+                 [--order-nodes] [--match MS [--game connect4|othello] [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
             ),
         }
     }
     if let Some(ms) = match_ms {
-        matches::run(ms, games, seed, depths, who);
+        match arena.as_str() {
+            "connect4" => matches::run::<Board>(ms, games, seed, depths, who),
+            "othello" => matches::run::<othello::Othello>(ms, games, seed, depths, who),
+            _ => panic!("a game: connect4 or othello"),
+        }
         return;
     }
     // Early positions (Test_L1_R2: 0 to 14 stones played, 14 to 28 moves left) for the

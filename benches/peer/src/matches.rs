@@ -1,31 +1,56 @@
 //! Matches at a clock (issue 41): two players, each libminimax's engine at some settings
-//! or minimax-rs 0.6's `IterativeSearch`, on the plain Connect Four type of this
-//! benchmark (the same evaluation and move order for both), at a fixed time a move.
-//! Openings are seeded random plies with no win and no threat on the board (no column
-//! that would win at once for either side); each is played twice, colours swapped.
-//! Prints the first player's wins, draws and losses, its score with its 95% interval,
-//! the Elo difference, and per player the mean depth reached and the mean and largest
-//! time a move.
+//! or minimax-rs 0.6's `IterativeSearch`, on one game type that both search (the same
+//! evaluation and move order for both), at a fixed time a move. The games: the plain
+//! Connect Four type of this benchmark and Othello 8x8 (`othello.rs`), each an `Arena`.
+//! Openings are seeded random plies with no win and no threat on the board (for Connect
+//! Four: no column that would win at once for either side); each is played twice, colours
+//! swapped. Prints the first player's wins, draws and losses, its score with its 95%
+//! interval, the Elo difference, and per player the mean depth reached and the mean and
+//! largest time a move.
 //!
 //! minimax-rs runs with a table of equal memory, null-window search, countermoves and
-//! countermove history (the settings issue 41 names; this type has no null move, so its
-//! countermoves are not set up), and with `set_depth_or_timeout` at the plies left: with
-//! only a timeout its deepening did not return near the end of a game here.
+//! countermove history (the settings issue 41 names; where a game has no null move, as
+//! the Connect Four type has not, its countermoves are not set up), and with
+//! `set_depth_or_timeout` at a bound on the plies left: with only a timeout its
+//! deepening did not return near the end of a game here.
 
 use std::time::{Duration, Instant};
 
-use ours::search::{Method, Options, Table, search};
+use ours::search::{Game, Method, Options, Table, search};
+use peer::Evaluator;
 
 use super::{Board, Eval, HEIGHT, WIDTH};
+
+/// A game the matches are played on: our `Game` and minimax-rs's, on one type.
+pub trait Arena: Game + Clone {
+    /// minimax-rs's evaluator (and through it, its rules) for this type.
+    type Peer: Evaluator<G: peer::Game<S = Self, M = u8>> + Copy + Default;
+    const NAME: &'static str;
+    /// Random plies in an opening.
+    const OPENING_PLIES: u32;
+    fn start() -> Self;
+    /// A random legal move, or `None` at the end.
+    fn random_move(&self, rng: &mut Rng) -> Option<u8>;
+    /// Whether the position may start a game: not over, no threat on the board.
+    fn quiet(&self) -> bool;
+    fn play_move(&mut self, mv: u8);
+    fn is_legal(&self, mv: u8) -> bool;
+    /// At the end, the side to move's result: 1, 0.5 or 0.
+    fn result(&self) -> Option<f64>;
+    /// The stage of the game, for depths by stage (0 to 6).
+    fn stage(&self) -> usize;
+    /// A bound on the plies left (minimax-rs's depth bound).
+    fn plies_left(&self) -> u32;
+}
 
 /// The table memory each player gets.
 const TABLE_BYTES: usize = 16 << 20;
 
 /// SplitMix64, seeded: the same openings on every machine.
-struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -45,15 +70,53 @@ fn threatened(b: &Board) -> bool {
     })
 }
 
-/// An opening of `plies` random plies, drawn again until no threat is on the board.
-fn opening(rng: &mut Rng, plies: u32) -> Board {
-    loop {
-        let mut b = Board::parse("").expect("the empty board");
-        for _ in 0..plies {
-            let legal: Vec<u8> = b.legal().collect();
-            b.play(legal[(rng.next() % legal.len() as u64) as usize] as u32);
+impl Arena for Board {
+    type Peer = Eval;
+    const NAME: &'static str = "Connect Four";
+    const OPENING_PLIES: u32 = 6;
+    fn start() -> Board {
+        Board::parse("").expect("the empty board")
+    }
+    fn random_move(&self, rng: &mut Rng) -> Option<u8> {
+        let legal: Vec<u8> = self.legal().collect();
+        (!legal.is_empty() && !self.won_by_last())
+            .then(|| legal[(rng.next() % legal.len() as u64) as usize])
+    }
+    fn quiet(&self) -> bool {
+        !threatened(self) && !self.won_by_last() && !self.full()
+    }
+    fn play_move(&mut self, mv: u8) {
+        self.play(mv as u32);
+    }
+    fn is_legal(&self, mv: u8) -> bool {
+        (mv as u32) < WIDTH && self.can_play(mv as u32)
+    }
+    fn result(&self) -> Option<f64> {
+        if self.won_by_last() {
+            Some(0.0)
+        } else {
+            self.full().then_some(0.5)
         }
-        if !threatened(&b) {
+    }
+    fn stage(&self) -> usize {
+        (self.stones / 6) as usize
+    }
+    fn plies_left(&self) -> u32 {
+        WIDTH * HEIGHT - self.stones
+    }
+}
+
+/// An opening of `G::OPENING_PLIES` random plies, drawn again until it is quiet.
+fn opening<G: Arena>(rng: &mut Rng) -> G {
+    loop {
+        let mut b = G::start();
+        for _ in 0..G::OPENING_PLIES {
+            match b.random_move(rng) {
+                Some(m) => b.play_move(m),
+                None => break,
+            }
+        }
+        if b.quiet() {
             return b;
         }
     }
@@ -75,15 +138,22 @@ struct Side {
 pub struct Tune {
     pub killer_moves: bool,
     pub history_order: bool,
+    pub late_move_reductions: bool,
+    pub aspiration_windows: bool,
+    pub time_management: bool,
 }
 
 impl Tune {
     pub const TODAY: Tune = Tune {
         killer_moves: false,
         history_order: false,
+        late_move_reductions: false,
+        aspiration_windows: false,
+        time_management: false,
     };
 
-    /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`).
+    /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`,
+    /// `lmr`, `aspiration`, `time`).
     pub fn parse(name: &str) -> Option<Tune> {
         let mut t = Tune::TODAY;
         for part in name.split('+') {
@@ -91,6 +161,9 @@ impl Tune {
                 "today" => {}
                 "killers" => t.killer_moves = true,
                 "history" => t.history_order = true,
+                "lmr" => t.late_move_reductions = true,
+                "aspiration" => t.aspiration_windows = true,
+                "time" => t.time_management = true,
                 _ => return None,
             }
         }
@@ -105,27 +178,30 @@ pub enum Who {
     MinimaxRs,
 }
 
-enum Player {
+enum Player<G: Arena> {
     Ours(Box<Table>, Tune),
-    Theirs(Box<peer::IterativeSearch<Eval>>),
+    Theirs(Box<peer::IterativeSearch<G::Peer>>),
 }
 
-impl Player {
+impl<G: Arena> Player<G> {
     fn new_game(&mut self) {
         match self {
             Player::Ours(t, _) => t.clear(),
-            Player::Theirs(s) => **s = theirs(),
+            Player::Theirs(s) => **s = theirs::<G>(),
         }
     }
 
     /// The move chosen in `limit` (or at `depth`, if not 0), and the depth of the search
     /// that chose it.
-    fn choose(&mut self, b: &Board, limit: Duration, depth: u32) -> (u8, u32) {
+    fn choose(&mut self, b: &G, limit: Duration, depth: u32) -> (u8, u32) {
         match self {
             Player::Ours(table, tune) => {
                 let mut opts = Options {
                     killer_moves: tune.killer_moves,
                     history_order: tune.history_order,
+                    late_move_reductions: tune.late_move_reductions,
+                    aspiration_windows: tune.aspiration_windows,
+                    time_management: tune.time_management,
                     method: Method::Pvs,
                     iterative_deepening: true,
                     table: Some(table),
@@ -138,12 +214,10 @@ impl Player {
             }
             Player::Theirs(s) => {
                 use peer::Strategy;
-                let left = (WIDTH * HEIGHT - b.stones) as u8;
+                let left = b.plies_left().min(u8::MAX as u32);
                 match depth {
-                    0 => s.set_depth_or_timeout(left, limit),
-                    d => {
-                        s.set_depth_or_timeout(d.min(left as u32) as u8, Duration::from_secs(3600))
-                    }
+                    0 => s.set_depth_or_timeout(left as u8, limit),
+                    d => s.set_depth_or_timeout(d.min(left) as u8, Duration::from_secs(3600)),
                 }
                 let m = s.choose_move(b).expect("a move");
                 let stats = s.stats(&mut b.clone());
@@ -159,19 +233,19 @@ impl Player {
     }
 }
 
-fn theirs() -> peer::IterativeSearch<Eval> {
+fn theirs<G: Arena>() -> peer::IterativeSearch<G::Peer> {
     let options = peer::IterativeOptions::new()
         .with_table_byte_size(TABLE_BYTES)
         .with_null_window_search(true)
         .with_countermoves()
         .with_countermove_history();
-    peer::IterativeSearch::new(Eval, options)
+    peer::IterativeSearch::new(G::Peer::default(), options)
 }
 
 /// Plays one game from `b`, `players[first]` moving first: 1, 0.5 or 0 for player 0.
-fn game(
-    mut b: Board,
-    players: &mut [Player; 2],
+fn game<G: Arena>(
+    mut b: G,
+    players: &mut [Player<G>; 2],
     sides: &mut [Side; 2],
     first: usize,
     limit: Duration,
@@ -182,22 +256,20 @@ fn game(
     }
     let mut turn = first;
     loop {
+        if let Some(r) = b.result() {
+            // The side to move's result.
+            return if turn == 0 { r } else { 1.0 - r };
+        }
         let t = Instant::now();
         let (m, depth) = players[turn].choose(&b, limit, depths[turn]);
         let took = t.elapsed();
         let s = &mut sides[turn];
         (s.moves, s.depth, s.time) = (s.moves + 1, s.depth + depth as u64, s.time + took);
         s.longest = s.longest.max(took);
-        let ph = &mut s.phase[(b.stones / 6) as usize];
+        let ph = &mut s.phase[b.stage().min(6)];
         (ph.0, ph.1) = (ph.0 + 1, ph.1 + depth as u64);
-        assert!(b.can_play(m as u32), "a legal move");
-        b.play(m as u32);
-        if b.won_by_last() {
-            return if turn == 0 { 1.0 } else { 0.0 };
-        }
-        if b.full() {
-            return 0.5;
-        }
+        assert!(b.is_legal(m), "a legal move");
+        b.play_move(m);
         turn = 1 - turn;
     }
 }
@@ -206,11 +278,13 @@ fn game(
 /// with `seed`.
 /// With `depths` not 0, each player searches to its fixed depth instead (a check that
 /// the players are what they seem).
-pub fn run(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
+pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
     let limit = Duration::from_millis(ms);
     let player = |w: Who| match w {
-        Who::Ours(tune) => Player::Ours(Box::new(Table::new(TABLE_BYTES).expect("a table")), tune),
-        Who::MinimaxRs => Player::Theirs(Box::new(theirs())),
+        Who::Ours(tune) => {
+            Player::<G>::Ours(Box::new(Table::new(TABLE_BYTES).expect("a table")), tune)
+        }
+        Who::MinimaxRs => Player::Theirs(Box::new(theirs::<G>())),
     };
     let mut players = [player(who[0]), player(who[1])];
     let mut sides = [Side::default(), Side::default()];
@@ -218,9 +292,9 @@ pub fn run(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut scores = Vec::new();
     for _ in 0..games.div_ceil(2) {
-        let b = opening(&mut rng, 6);
+        let b: G = opening(&mut rng);
         for first in [0, 1] {
-            let s = game(b, &mut players, &mut sides, first, limit, depths);
+            let s = game(b.clone(), &mut players, &mut sides, first, limit, depths);
             match s {
                 1.0 => wins += 1,
                 0.5 => draws += 1,
@@ -235,9 +309,11 @@ pub fn run(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
     let half = 1.96 * (var / n).sqrt();
     let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
     println!(
-        "Connect Four, {ms} ms a move (depths {depths:?}: 0 is the clock), {} games (6-ply openings, seed {seed}, colours swapped): \
+        "{}, {ms} ms a move (depths {depths:?}: 0 is the clock), {} games ({}-ply openings, seed {seed}, colours swapped): \
          {:?} against {:?}",
+        G::NAME,
         scores.len(),
+        G::OPENING_PLIES,
         who[0],
         who[1]
     );
@@ -258,7 +334,7 @@ pub fn run(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
             .map(|p| format!("{:.1}", p.1 as f64 / p.0 as f64))
             .collect();
         println!(
-            "  {name}: mean depth {:.1} (by 6 stones played: {}), mean {:.1} ms a move, longest {:.1} ms",
+            "  {name}: mean depth {:.1} (by stage: {}), mean {:.1} ms a move, longest {:.1} ms",
             s.depth as f64 / s.moves as f64,
             phases.join(" "),
             s.time.as_secs_f64() * 1e3 / s.moves as f64,
@@ -266,7 +342,8 @@ pub fn run(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
         );
     }
     println!(
-        "SUMMARY match connect4 ms={ms} games={} score={mean:.3} half_interval={half:.3} elo={:+.0}",
+        "SUMMARY match {} ms={ms} games={} score={mean:.3} half_interval={half:.3} elo={:+.0}",
+        G::NAME.to_lowercase().replace(' ', "_"),
         scores.len(),
         elo(mean)
     );

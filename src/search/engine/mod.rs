@@ -4,9 +4,11 @@
 //! and a `Team`.
 //!
 //! `mod.rs` holds the engine's state and starts a thread's search; `root.rs` the root:
-//! the deepening loop, the exact solve's probes and the result; `node.rs` the node: the
+//! the deepening loop, the exact solve's probes and the result; `deepening.rs` what the
+//! loop learns from its iterations (aspiration windows, time); `node.rs` the node: the
 //! table, the moves, the cut-offs. The line is kept by `pv`, the limits by `limits`.
 
+mod deepening;
 mod node;
 mod ordering;
 mod root;
@@ -100,8 +102,12 @@ pub(crate) fn run_thread<'a, G: Game>(
     team: Option<&'a Team>,
 ) -> Result<Outcome, GameError> {
     let buffers = SCRATCH.with(|s| s.take());
-    // A search that never goes `stack::EVERY` plies deep never looks at its stack.
-    let lean = table.is_none() && team.is_none() && plan.max_depth <= stack::EVERY;
+    // A search that never goes `stack::EVERY` plies deep never looks at its stack. (The
+    // lean node does not reduce late moves.)
+    let lean = table.is_none()
+        && team.is_none()
+        && plan.max_depth <= stack::EVERY
+        && !plan.late_move_reductions;
     let (result, mut buffers) = match (lean, plan.method) {
         (true, Method::AlphaBeta) => {
             run_engine::<G, true, ALPHA_BETA>(game, plan, stop, progress, table, team, buffers)

@@ -436,8 +436,63 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             self.next_key = key;
         }
         let child_max = self.game.max_to_move().unwrap_or(!max_side);
+        let cut = if FRONTIER {
+            0
+        } else {
+            self.reduction(i, depth, ply, alpha)
+        };
+        let searched = if cut > 0 {
+            // A late move, first searched shallower with a null window; again at full
+            // depth (as below) only if it beats alpha.
+            self.child::<false>(depth - cut, ply, child_max, max_side, alpha, alpha + 1)
+                .and_then(|v| match v > alpha {
+                    true => {
+                        self.full_depth::<FRONTIER>(i, depth, ply, child_max, max_side, alpha, beta)
+                    }
+                    false => Ok(v),
+                })
+        } else {
+            self.full_depth::<FRONTIER>(i, depth, ply, child_max, max_side, alpha, beta)
+        };
+        drop(claim);
+        if !LEAN {
+            self.next_key = None;
+        }
+        self.game.undo(mv);
+        searched.map(Some)
+    }
+
+    /// The plies by which the `i`-th move of a node `depth` plies from the leaves is
+    /// searched shallower first ([`Options::late_move_reductions`]): none for the first
+    /// three moves, near the leaves, at the root, without a finite alpha, or in an exact
+    /// solve or plain minimax.
+    ///
+    /// [`Options::late_move_reductions`]: crate::search::Options::late_move_reductions
+    #[inline(always)]
+    fn reduction(&self, i: usize, depth: u32, ply: u32, alpha: i64) -> u32 {
+        let late = !LEAN && self.plan.late_move_reductions && i >= 3 && depth >= 3 && ply > 0;
+        if !late || alpha <= -INF || !matches!(self.method(), Method::AlphaBeta | Method::Pvs) {
+            return 0;
+        }
+        if i >= 8 && depth >= 6 { 2 } else { 1 }
+    }
+
+    /// A move's search at full depth: PVS's null window and re-search after the first
+    /// move, or the whole window.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn full_depth<const FRONTIER: bool>(
+        &mut self,
+        i: usize,
+        depth: u32,
+        ply: u32,
+        child_max: bool,
+        max_side: bool,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, Halt> {
         let method = self.method();
-        let searched = if method == Method::Pvs && i > 0 && alpha > -INF {
+        if method == Method::Pvs && i > 0 && alpha > -INF {
             self.child::<FRONTIER>(depth, ply, child_max, max_side, alpha, alpha + 1)
                 .and_then(|v| {
                     // Fail-soft: v is only a lower bound, so the re-search keeps alpha.
@@ -451,13 +506,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             self.child::<FRONTIER>(depth, ply, child_max, max_side, alpha, beta)
         } else {
             self.child::<FRONTIER>(depth, ply, child_max, max_side, -INF, INF)
-        };
-        drop(claim);
-        if !LEAN {
-            self.next_key = None;
         }
-        self.game.undo(mv);
-        searched.map(Some)
     }
 
     /// Takes a move's value into the node's best; true when the rest can be cut off.

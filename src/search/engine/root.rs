@@ -1,6 +1,7 @@
 //! The root of a search: the deepening loop, the exact solve's null-window probes, and
 //! the result and progress reports of each iteration.
 
+use super::deepening::Iterations;
 use super::{Engine, Outcome};
 use crate::search::game::{Game, GameError, Move, first_move};
 use crate::search::limits::Halt;
@@ -29,12 +30,26 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             max_depth
         };
         let mut completed = true;
+        let mut iterations = Iterations::default();
         for depth in first..=max_depth {
+            if let (true, Some(limit)) = (self.plan.time_management, self.plan.time_limit) {
+                let elapsed = self.plan.start.elapsed();
+                if depth > first && !iterations.next_fits(elapsed, limit) {
+                    // As at the limit: the other threads stop too, and the deepest
+                    // completed iteration answers.
+                    let _ = self.watch.halt();
+                    completed = false;
+                    break;
+                }
+            }
+            let began = self.plan.start.elapsed();
             self.horizon = 0;
             self.pv_is_partial = false;
-            let outcome = match self.plan.method {
-                Method::Exact => self.exact(depth, root_max),
-                _ => self.node(depth, 0, root_max, -INF, INF),
+            let window = iterations.window().filter(|_| self.plan.aspiration_windows);
+            let outcome = match (self.plan.method, window) {
+                (Method::Exact, _) => self.exact(depth, root_max),
+                (_, Some(window)) => self.aspirated(depth, root_max, window),
+                (_, None) => self.node(depth, 0, root_max, -INF, INF),
             };
             let v = match outcome {
                 Ok(v) => v,
@@ -45,6 +60,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 Err(Halt::Game(e)) => return Err(e),
             };
             let proven = self.horizon == 0;
+            iterations.completed(v, self.plan.start.elapsed().saturating_sub(began));
             result.pv = self.pv.to_vec(0)?;
             result.best_move = result.pv.first().copied();
             result.value = max_view(sign, v);
