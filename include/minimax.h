@@ -439,6 +439,21 @@ typedef struct mm_game {
    * PUCT (each weight over the sum is a move's probability). NULL: UCT.
    */
   bool (*priors)(void *context, const int64_t *moves, size_t n, double *priors);
+  /**
+   * Optional, for quiescence search (`quiescence` in `mm_search_options`): writes the
+   * position's noisy moves into `moves` (room for `capacity`) and returns how many: a
+   * subset of its legal moves whose effect the evaluation cannot see (captures,
+   * promotions, a move that wins at once), best first. A count below 0 or above the
+   * capacity gets the statuses `moves` gets. NULL: none, and quiescence changes nothing.
+   */
+  int (*noisy_moves)(void *context, int64_t *moves, size_t capacity);
+  /**
+   * Optional, for null-move pruning (`null_move` in `mm_search_options`): writes to
+   * `*pass` a move that passes the turn without changing the position, which `play`
+   * and `undo` take though it is not a legal move, and returns true; or returns false
+   * where the game cannot pass here. NULL: the game never passes.
+   */
+  bool (*null_move)(void *context, int64_t *pass);
 } mm_game;
 
 /**
@@ -895,7 +910,7 @@ typedef struct mm_search_options {
    * at the same ply elsewhere (killer moves; default false). Values, and what
    * `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
    * among equal ones may differ. Worth it for a game that orders its own moves poorly.
-   * (This field and the four after it sit where padding was: the struct keeps its
+   * (This field and the six after it sit where padding was: the struct keeps its
    * size.)
    */
   bool killer_moves;
@@ -927,6 +942,22 @@ typedef struct mm_search_options {
    * false): that iteration's work would be lost at the limit.
    */
   bool time_management;
+  /**
+   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search goes on
+   * past its depth limit with the game's `noisy_moves` (quiescence search; default
+   * false): at each such position the side to move may stand pat on `evaluate` or play
+   * a noisy move, up to 32 plies past the limit. Never in `MM_SEARCH_EXACT`.
+   */
+  bool quiescence;
+  /**
+   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search tries the
+   * game's `null_move` first at a node whose evaluation holds beta (null-move
+   * pruning; default false): if a pass searched 3 plies shallower holds beta, and a
+   * verification search of the node as shallow does too (the guard against
+   * zugzwang), the node is cut off. Never twice in a row, at the root or in
+   * `MM_SEARCH_EXACT`; such a cut-off is never taken as proven.
+   */
+  bool null_move;
 } mm_search_options;
 
 /**

@@ -81,6 +81,8 @@ fn rust_layouts() -> Vec<Layout> {
             late_move_reductions,
             aspiration_windows,
             time_management,
+            quiescence,
+            null_move,
         }),
         layout!(mm_game {
             struct_size,
@@ -99,6 +101,8 @@ fn rust_layouts() -> Vec<Layout> {
             outcomes,
             score_view,
             priors,
+            noisy_moves,
+            null_move,
         }),
         layout!(mm_search_stats {
             nodes,

@@ -21,6 +21,10 @@ struct Rogue {
     eval: i32,
     no_end: bool,
     bounds: Option<(i32, i32)>,
+    /// The count `noisy_moves` returns (after writing move 0), if the game has it.
+    noisy: Option<c_int>,
+    /// Whether the game offers a pass (move 7) for null-move pruning.
+    passes: bool,
 }
 
 unsafe extern "C" fn rogue_moves(ctx: *mut c_void, moves: *mut i64, cap: usize) -> c_int {
@@ -64,8 +68,31 @@ unsafe extern "C" fn rogue_bounds(ctx: *mut c_void, lo: *mut i32, hi: *mut i32) 
     }
 }
 
+unsafe extern "C" fn rogue_noisy(ctx: *mut c_void, moves: *mut i64, cap: usize) -> c_int {
+    // SAFETY: ctx is the Rogue of the test; moves has cap entries.
+    let r = unsafe { &*(ctx as *const Rogue) };
+    if cap > 0 {
+        unsafe { *moves = 0 };
+    }
+    r.noisy.unwrap_or(0)
+}
+unsafe extern "C" fn rogue_pass(ctx: *mut c_void, pass: *mut i64) -> bool {
+    // SAFETY: ctx is the Rogue of the test; pass is writable.
+    let r = unsafe { &*(ctx as *const Rogue) };
+    unsafe { *pass = 7 };
+    r.passes
+}
 fn run_rogue(rogue: &mut Rogue, depth: u32) -> Result<mm_search_result, mm_status> {
+    run_rogue_with(rogue, depth, |_| {})
+}
+fn run_rogue_with(
+    rogue: &mut Rogue,
+    depth: u32,
+    set: impl FnOnce(&mut mm_search_options),
+) -> Result<mm_search_result, mm_status> {
     let game = mm_game {
+        noisy_moves: rogue.noisy.map(|_| rogue_noisy as _),
+        null_move: Some(rogue_pass),
         context: rogue as *mut Rogue as *mut c_void,
         moves: Some(rogue_moves),
         play: Some(rogue_play),
@@ -83,6 +110,7 @@ fn run_rogue(rogue: &mut Rogue, depth: u32) -> Result<mm_search_result, mm_statu
     let mut o = unsafe { o.assume_init() };
     o.max_depth = depth;
     o.max_moves = 4;
+    set(&mut o);
     let mut out = MaybeUninit::uninit();
     let mut pv = [0i64; 8];
     let s = unsafe { mm_search(&game, &o, out.as_mut_ptr(), pv.as_mut_ptr(), pv.len()) };
@@ -194,6 +222,44 @@ fn misbehaving_callbacks_get_their_status() {
             "the game is back at its root after {expected:?}"
         );
     }
+}
+
+/// The noisy moves of quiescence search are held to the contract of `moves`: a count
+/// below 0 or past the capacity gets the same status; within it, the search answers, and
+/// takes back every move (a pass too) it played.
+#[test]
+fn noisy_moves_get_the_statuses_of_moves() {
+    let quiesce = |o: &mut mm_search_options| o.quiescence = true;
+    for (noisy, want) in [
+        (-1, Err(MM_ERR_GAME_NEGATIVE_MOVE_COUNT)),
+        (5, Err(MM_ERR_GAME_TOO_MANY_MOVES)),
+        (0, Ok(())),
+        (1, Ok(())),
+    ] {
+        let mut r = Rogue {
+            count: 1,
+            noisy: Some(noisy),
+            ..Default::default()
+        };
+        let got = run_rogue_with(&mut r, 1, quiesce).map(|_| ());
+        assert_eq!(got, want, "{noisy} noisy moves");
+        assert_eq!(r.played, 0, "every move taken back");
+    }
+    // Without the option, the callback is never called.
+    let mut r = Rogue {
+        count: 1,
+        noisy: Some(-1),
+        ..Default::default()
+    };
+    assert!(run_rogue(&mut r, 1).is_ok());
+    // Null-move pruning with a game that passes: the same answer, everything taken back.
+    let mut r = Rogue {
+        count: 1,
+        passes: true,
+        ..Default::default()
+    };
+    let with = run_rogue_with(&mut r, 10, |o| o.null_move = true).unwrap();
+    assert_eq!((with.value, with.proven, r.played), (1, true, 0));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! counts that are negative or beyond the capacity, scores at INT_MIN and INT_MAX, bad
 //! bounds, no moves without the game being over, moves that lead back to positions seen
 //! before (hash collisions included), chance nodes with no outcomes, too many, or
-//! negative, NaN, infinite, huge or all-zero weights. Every search must return a status,
+//! negative, NaN, infinite, huge or all-zero weights; noisy moves miscounted as moves can
+//! be, and passes. Every search must return a status,
 //! never crash or hang; on success the move is legal, the engine took back every move it
 //! played, and the same inputs give the same answer.
 #![no_main]
@@ -67,6 +68,31 @@ unsafe extern "C" fn moves(ctx: *mut c_void, out: *mut i64, cap: usize) -> i32 {
         unsafe { out.add(i).write(mv) };
     }
     n
+}
+
+/// Noisy moves, for quiescence: malformed counts as `moves` has them, else 0 to 2 moves
+/// (perhaps not legal ones: the game takes any move).
+unsafe extern "C" fn noisy_moves(ctx: *mut c_void, out: *mut i64, cap: usize) -> i32 {
+    let g = rogue(ctx);
+    let n: i32 = match g.byte(5) {
+        250 => -1,
+        251 => i32::MIN,
+        252 => cap as i32 + 1,
+        b => (b % 3) as i32,
+    };
+    for i in 0..(n.max(0) as usize).min(cap) {
+        // SAFETY: `out` has room for `cap` moves (the engine's contract) and i < cap.
+        unsafe { out.add(i).write((g.byte(20 + i as u64) % 4) as i64) };
+    }
+    n
+}
+
+/// A pass, where the position's byte says the game can pass.
+unsafe extern "C" fn null_move(ctx: *mut c_void, pass: *mut i64) -> bool {
+    let g = rogue(ctx);
+    // SAFETY: `pass` points to the engine's writable local.
+    unsafe { pass.write(5) };
+    g.byte(6) % 2 == 0
 }
 
 unsafe extern "C" fn play(ctx: *mut c_void, mv: i64) {
@@ -207,6 +233,8 @@ fn rogue_game(ctx: *mut c_void, header: &[u8]) -> mm_game {
         is_chance: (header[6] & 16 == 16).then_some(is_chance as _),
         outcomes: (header[6] & 16 == 16).then_some(outcomes as _),
         priors: (header[6] & 32 == 32).then_some(priors as _),
+        noisy_moves: (header[6] & 128 == 128).then_some(noisy_moves as _),
+        null_move: (header[6] & 128 == 128).then_some(null_move as _),
         ..Default::default()
     }
 }
@@ -235,9 +263,12 @@ fn run(data: &[u8], header: &[u8]) -> (mm_status, Option<(mm_search_result, Vec<
     o.refine_distance = flags & 64 == 64;
     o.max_at_root = flags & 128 == 128;
     o.table_frontier = header[6] & 64 == 64;
-    // The search enhancements of issue 41, all at once (time management has no time
-    // limit here: it never stops a search, so the answer stays repeatable).
+    // The search enhancements of issue 41, all at once, with the game's noisy moves and
+    // pass (time management has no time limit here: it never stops a search, so the
+    // answer stays repeatable).
     let enhanced = header[6] & 128 == 128;
+    o.quiescence = enhanced;
+    o.null_move = enhanced;
     o.killer_moves = enhanced;
     o.history_order = enhanced;
     o.late_move_reductions = enhanced;

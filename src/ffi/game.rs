@@ -106,6 +106,19 @@ pub struct mm_game {
             priors: *mut f64,
         ) -> bool,
     >,
+    /// Optional, for quiescence search (`quiescence` in `mm_search_options`): writes the
+    /// position's noisy moves into `moves` (room for `capacity`) and returns how many: a
+    /// subset of its legal moves whose effect the evaluation cannot see (captures,
+    /// promotions, a move that wins at once), best first. A count below 0 or above the
+    /// capacity gets the statuses `moves` gets. NULL: none, and quiescence changes nothing.
+    pub noisy_moves: Option<
+        unsafe extern "C" fn(context: *mut c_void, moves: *mut i64, capacity: usize) -> c_int,
+    >,
+    /// Optional, for null-move pruning (`null_move` in `mm_search_options`): writes to
+    /// `*pass` a move that passes the turn without changing the position, which `play`
+    /// and `undo` take though it is not a legal move, and returns true; or returns false
+    /// where the game cannot pass here. NULL: the game never passes.
+    pub null_move: Option<unsafe extern "C" fn(context: *mut c_void, pass: *mut i64) -> bool>,
 }
 
 /// Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
@@ -135,6 +148,8 @@ impl Default for mm_game {
             outcomes: None,
             score_view: MM_SCORES_MAX_VIEW,
             priors: None,
+            noisy_moves: None,
+            null_move: None,
         }
     }
 }
@@ -343,6 +358,30 @@ impl Game for CGame {
                 .zip(self.weights[..n].iter().copied()),
         );
         Ok(())
+    }
+    fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        let Some(noisy) = self.game.noisy_moves else {
+            return Ok(());
+        };
+        let cap = self.buffer.len();
+        // SAFETY: see above; `buffer` has `cap` writable entries.
+        let n = unsafe { noisy(self.game.context, self.buffer.as_mut_ptr(), cap) };
+        if n < 0 {
+            return Err(GameError::NegativeMoveCount);
+        }
+        let n = n as usize;
+        if n > cap {
+            return Err(GameError::TooManyMoves);
+        }
+        out.try_reserve(n).map_err(|_| GameError::OutOfMemory)?;
+        out.extend_from_slice(&self.buffer[..n]);
+        Ok(())
+    }
+    fn null_move(&mut self) -> Option<Move> {
+        let f = self.game.null_move?;
+        let mut pass = 0;
+        // SAFETY: the caller's callback with its context; `pass` is a live local.
+        unsafe { f(self.game.context, &mut pass) }.then_some(pass)
     }
     fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
         let Some(f) = self.game.priors else {

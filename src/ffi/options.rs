@@ -132,7 +132,7 @@ pub struct mm_search_options {
     /// at the same ply elsewhere (killer moves; default false). Values, and what
     /// `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
     /// among equal ones may differ. Worth it for a game that orders its own moves poorly.
-    /// (This field and the four after it sit where padding was: the struct keeps its
+    /// (This field and the six after it sit where padding was: the struct keeps its
     /// size.)
     pub killer_moves: bool,
     /// Whether the engine orders the other moves by a history table, a score per move
@@ -155,6 +155,18 @@ pub struct mm_search_options {
     /// finish in the time left, estimated from the last iterations' times (default
     /// false): that iteration's work would be lost at the limit.
     pub time_management: bool,
+    /// Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search goes on
+    /// past its depth limit with the game's `noisy_moves` (quiescence search; default
+    /// false): at each such position the side to move may stand pat on `evaluate` or play
+    /// a noisy move, up to 32 plies past the limit. Never in `MM_SEARCH_EXACT`.
+    pub quiescence: bool,
+    /// Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search tries the
+    /// game's `null_move` first at a node whose evaluation holds beta (null-move
+    /// pruning; default false): if a pass searched 3 plies shallower holds beta, and a
+    /// verification search of the node as shallow does too (the guard against
+    /// zugzwang), the node is cut off. Never twice in a row, at the root or in
+    /// `MM_SEARCH_EXACT`; such a cut-off is never taken as proven.
+    pub null_move: bool,
 }
 
 impl Default for mm_search_options {
@@ -184,6 +196,8 @@ impl Default for mm_search_options {
             late_move_reductions: d.late_move_reductions,
             aspiration_windows: d.aspiration_windows,
             time_management: d.time_management,
+            quiescence: d.quiescence,
+            null_move: d.null_move,
         }
     }
 }
@@ -248,6 +262,8 @@ pub(crate) unsafe fn read_options(
         std::mem::offset_of!(mm_search_options, late_move_reductions),
         std::mem::offset_of!(mm_search_options, aspiration_windows),
         std::mem::offset_of!(mm_search_options, time_management),
+        std::mem::offset_of!(mm_search_options, quiescence),
+        std::mem::offset_of!(mm_search_options, null_move),
     ];
     // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee), their
     // `bool`s listed.

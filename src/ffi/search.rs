@@ -92,6 +92,8 @@ pub unsafe extern "C" fn mm_search(
             late_move_reductions: c_opts.late_move_reductions,
             aspiration_windows: c_opts.aspiration_windows,
             time_management: c_opts.time_management,
+            quiescence: c_opts.quiescence,
+            null_move: c_opts.null_move,
         };
         let r = search::search_parallel(&mut cgame, &mut opts)?;
         // SAFETY: `out` is non-NULL and writable, `pv` holds `pv_cap` entries (caller's

@@ -108,6 +108,23 @@ pub trait Game {
         let _ = (moves, out);
         false
     }
+    /// For quiescence search ([`Options::quiescence`](super::Options::quiescence)): appends
+    /// to `out` (which is empty) the position's noisy moves, a subset of its legal moves
+    /// whose effect the evaluation cannot see (captures, promotions, a move that wins at
+    /// once), best first. Searched past the depth limit until none is left, each position
+    /// scored at least by `evaluate` (the side to move may stand pat). The default lists
+    /// none: quiescence then changes nothing.
+    fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        let _ = out;
+        Ok(())
+    }
+    /// For null-move pruning ([`Options::null_move`](super::Options::null_move)): a move
+    /// that passes the turn without changing the position, which `play` and `undo` take
+    /// though it is not one of the legal moves; `None` (the default) where the game
+    /// cannot pass, or not here (the engine then does not try it).
+    fn null_move(&mut self) -> Option<Move> {
+        None
+    }
 }
 
 /// The sum of weights a game gave (chance outcomes' or priors'), held to the contract:

@@ -46,6 +46,10 @@ pub(crate) struct Plan {
     pub aspiration_windows: bool,
     /// [`Options::time_management`].
     pub time_management: bool,
+    /// [`Options::quiescence`].
+    pub quiescence: bool,
+    /// [`Options::null_move`].
+    pub null_move: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -109,6 +113,8 @@ impl Plan {
             late_move_reductions: opts.late_move_reductions,
             aspiration_windows: opts.aspiration_windows,
             time_management: opts.time_management,
+            quiescence: opts.quiescence,
+            null_move: opts.null_move,
             side_view: false,
             start: Instant::now(),
         }

@@ -134,6 +134,22 @@ pub struct Options<'a> {
     /// search returns sooner, with the same move it would have returned at the limit
     /// whenever the estimate holds.
     pub time_management: bool,
+    /// Whether a depth-limited alpha-beta or PVS search goes on past its depth limit
+    /// with the game's noisy moves ([`Game::noisy_moves`](super::Game::noisy_moves);
+    /// quiescence search; default false): at each such position the side to move may
+    /// stand pat on `evaluate` or play a noisy move, up to `QUIESCENCE_PLIES` (32) plies
+    /// past the limit. A game whose evaluation misjudges captures or threats then scores
+    /// quiet positions only. Never in an exact solve.
+    pub quiescence: bool,
+    /// Whether a depth-limited alpha-beta or PVS search tries passing first at a node
+    /// whose evaluation is already at or above beta (null-move pruning, with the game's
+    /// [`Game::null_move`](super::Game::null_move); default false): if even a pass,
+    /// searched 3 plies shallower, holds beta, a verification search of the node itself
+    /// 3 plies shallower (without passes) must hold it too before the node is cut off,
+    /// which guards against zugzwang (a position where any move harms the side to move).
+    /// Never twice in a row, at the root, or in an exact solve; a cut-off it makes is
+    /// never taken as proven.
+    pub null_move: bool,
 }
 
 impl Default for Options<'_> {
@@ -157,6 +173,8 @@ impl Default for Options<'_> {
             late_move_reductions: false,
             aspiration_windows: false,
             time_management: false,
+            quiescence: false,
+            null_move: false,
         }
     }
 }

@@ -11,8 +11,10 @@
 //!
 //! Usage: peer-bench [--data DIR] [--positions N] [--exact N] (`--exact 0` skips the
 //! exact solves); `peer-bench --match MS [--game G] [--games N] [--seed S]` plays a
-//! match at `MS` milliseconds a move instead (`matches.rs`), on Connect Four or Othello.
+//! match at `MS` milliseconds a move instead (`matches.rs`), on Connect Four, Othello or
+//! Breakthrough.
 
+mod breakthrough;
 mod hex;
 mod matches;
 mod mcts;
@@ -530,7 +532,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut dir, mut n, mut n_exact) = ("../shared/data/connect4".to_string(), 20, 50);
     let (mut match_ms, mut games, mut seed, mut depths) = (None, 400, 1, [0, 0]);
-    let mut order_nodes = false;
+    let mut ablation = false;
     let mut arena = "connect4".to_string();
     let mut who = [
         matches::Who::Ours(matches::Tune::TODAY),
@@ -545,7 +547,7 @@ fn main() {
             "--match" => match_ms = Some(value().parse().expect("milliseconds a move")),
             "--games" => games = value().parse().expect("a count"),
             "--seed" => seed = value().parse().expect("a seed"),
-            "--order-nodes" => order_nodes = true,
+            "--ablation" => ablation = true,
             "--game" => arena = value(),
             "--first" => who[0] = who_of(&value()),
             "--second" => who[1] = who_of(&value()),
@@ -556,25 +558,33 @@ fn main() {
             }
             _ => panic!(
                 "usage: peer-bench [--data DIR] [--positions N] [--exact N] \\
-                 [--order-nodes] [--match MS [--game connect4|othello] [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
+                 [--ablation [--game G] [--games N]] [--match MS [--game connect4|othello|breakthrough] [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
             ),
         }
+    }
+    if ablation {
+        match arena.as_str() {
+            "connect4" => matches::ablation::<Board>(games, seed),
+            "othello" => matches::ablation::<othello::Othello>(games, seed),
+            "breakthrough" => matches::ablation::<breakthrough::Breakthrough>(games, seed),
+            _ => panic!("a game: connect4, othello or breakthrough"),
+        }
+        return;
     }
     if let Some(ms) = match_ms {
         match arena.as_str() {
             "connect4" => matches::run::<Board>(ms, games, seed, depths, who),
             "othello" => matches::run::<othello::Othello>(ms, games, seed, depths, who),
-            _ => panic!("a game: connect4 or othello"),
+            "breakthrough" => {
+                matches::run::<breakthrough::Breakthrough>(ms, games, seed, depths, who)
+            }
+            _ => panic!("a game: connect4, othello or breakthrough"),
         }
         return;
     }
     // Early positions (Test_L1_R2: 0 to 14 stones played, 14 to 28 moves left) for the
     // depth-limited runs, which then stop at the depth rather than at the game's end.
     let early = load(&dir, "Test_L1_R2", n);
-    if order_nodes {
-        matches::order_nodes(&early);
-        return;
-    }
     println!(
         "libminimax against minimax-rs 0.6, {} positions of Test_L1_R2; ratios are ours over theirs",
         early.len()

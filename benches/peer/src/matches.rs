@@ -47,7 +47,7 @@ pub trait Arena: Game + Clone {
 const TABLE_BYTES: usize = 16 << 20;
 
 /// SplitMix64, seeded: the same openings on every machine.
-pub struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next(&mut self) -> u64 {
@@ -349,36 +349,59 @@ pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [W
     );
 }
 
-/// Nodes of PVS to depth 12 (a 16 MiB table, emptied for each position) with each
-/// learned move order: what the order saves or costs on this game, at equal depth.
-pub fn order_nodes(positions: &[Board]) {
-    let mut base = 0;
-    for (killer_moves, history_order) in
-        [(false, false), (true, false), (false, true), (true, true)]
-    {
-        let mut total = 0;
-        let mut table = Table::new(TABLE_BYTES).expect("a table");
-        for b in positions {
-            table.clear();
-            let mut o = Options {
-                method: Method::Pvs,
-                max_depth: 12,
-                table: Some(&mut table),
-                killer_moves,
-                history_order,
-                ..Options::default()
-            };
-            total += search(&mut b.clone(), &mut o)
-                .expect("a legal game")
-                .stats
-                .nodes;
+/// The enhancements one at a time and together, for the ablation.
+const ABLATION: [&str; 7] = [
+    "today",
+    "killers",
+    "history",
+    "lmr",
+    "aspiration",
+    "killers+history+lmr+aspiration",
+    "history+lmr+aspiration",
+];
+
+/// Nodes of PVS to depths 8 and 10 (a 16 MiB table, emptied for each position) from
+/// `positions` seeded openings, with each enhancement: what it saves or costs on this
+/// game at equal depth (time management aside: it changes no node count).
+pub fn ablation<G: Arena>(positions: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let openings: Vec<G> = (0..positions).map(|_| opening(&mut rng)).collect();
+    let mut table = Table::new(TABLE_BYTES).expect("a table");
+    println!(
+        "{}: nodes of PVS from {positions} openings (seed {seed}), with each enhancement",
+        G::NAME
+    );
+    let mut base = [0u64; 2];
+    for name in ABLATION {
+        let tune = Tune::parse(name).expect("a setting");
+        let mut line = format!("  {name:<32}");
+        for (k, depth) in [8, 10].into_iter().enumerate() {
+            let mut total = 0;
+            for b in &openings {
+                table.clear();
+                let mut o = Options {
+                    method: Method::Pvs,
+                    max_depth: depth,
+                    table: Some(&mut table),
+                    killer_moves: tune.killer_moves,
+                    history_order: tune.history_order,
+                    late_move_reductions: tune.late_move_reductions,
+                    aspiration_windows: tune.aspiration_windows,
+                    ..Options::default()
+                };
+                total += search(&mut b.clone(), &mut o)
+                    .expect("a legal game")
+                    .stats
+                    .nodes;
+            }
+            if base[k] == 0 {
+                base[k] = total;
+            }
+            line += &format!(
+                "  depth {depth}: {total:>10} ({:.3}x)",
+                total as f64 / base[k] as f64
+            );
         }
-        if base == 0 {
-            base = total;
-        }
-        println!(
-            "killer moves {killer_moves}, history {history_order}: {total} nodes ({:.3}x)",
-            total as f64 / base as f64
-        );
+        println!("{line}");
     }
 }

@@ -76,7 +76,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         (mut lo, mut hi, mut delta): (i64, i64, i64),
     ) -> Result<i64, Halt> {
         for _ in 0..MOST_FAILURES {
-            self.horizon = 0;
+            (self.horizon, self.trial_leaves) = (0, 0);
             self.pv_is_partial = false;
             let v = self.node(depth, 0, root_max, lo, hi)?;
             if v > lo && v < hi {
@@ -89,7 +89,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 hi = v.saturating_add(delta).min(INF);
             }
         }
-        self.horizon = 0;
+        (self.horizon, self.trial_leaves) = (0, 0);
         self.pv_is_partial = false;
         self.node(depth, 0, root_max, -INF, INF)
     }

@@ -6,11 +6,14 @@
 //! `mod.rs` holds the engine's state and starts a thread's search; `root.rs` the root:
 //! the deepening loop, the exact solve's probes and the result; `deepening.rs` what the
 //! loop learns from its iterations (aspiration windows, time); `node.rs` the node: the
-//! table, the moves, the cut-offs. The line is kept by `pv`, the limits by `limits`.
+//! table, the moves, the cut-offs; `null_move.rs` and `quiescence.rs` the two searches a
+//! node may make besides its moves. The line is kept by `pv`, the limits by `limits`.
 
 mod deepening;
 mod node;
+mod null_move;
 mod ordering;
+mod quiescence;
 mod root;
 
 use std::cell::Cell;
@@ -76,6 +79,15 @@ struct Engine<'a, G: Game, const LEAN: bool, const M: u8> {
     halt: Option<Halt>,
     /// The move order learned so far, when the plan asks for it (never in a lean node).
     learned: Option<ordering::Learned>,
+    /// The ply at which a node may not pass (null-move pruning): the one right after a
+    /// pass, or the one a verification search starts at; `u32::MAX` for none.
+    no_pass_at: u32,
+    /// The leaves of `horizon` in the current iteration that only a trial put there: a
+    /// node cut off by a pass (one each), or a late move's reduced search that was not
+    /// searched again (all of its). An iteration whose horizon they all are is followed
+    /// by iterations without passes or reductions, so that a search without a depth limit
+    /// still proves a game whose lines all end.
+    trial_leaves: u64,
 }
 
 /// A deterministic method's search on one thread: see [`super::search`].
@@ -103,11 +115,11 @@ pub(crate) fn run_thread<'a, G: Game>(
 ) -> Result<Outcome, GameError> {
     let buffers = SCRATCH.with(|s| s.take());
     // A search that never goes `stack::EVERY` plies deep never looks at its stack. (The
-    // lean node does not reduce late moves.)
+    // lean node does not reduce late moves, quiesce or pass.)
     let lean = table.is_none()
         && team.is_none()
         && plan.max_depth <= stack::EVERY
-        && !plan.late_move_reductions;
+        && !(plan.late_move_reductions || plan.quiescence || plan.null_move);
     let (result, mut buffers) = match (lean, plan.method) {
         (true, Method::AlphaBeta) => {
             run_engine::<G, true, ALPHA_BETA>(game, plan, stop, progress, table, team, buffers)
@@ -179,6 +191,8 @@ fn run_engine<'a, G: Game, const LEAN: bool, const M: u8>(
         room_at: 0,
         halt: None,
         learned: None,
+        no_pass_at: u32::MAX,
+        trial_leaves: 0,
     };
     let learns = !LEAN && (plan.killer_moves || plan.history_order);
     let learned = learns.then(|| ordering::Learned::new(plan.killer_moves, plan.history_order));

@@ -2,6 +2,7 @@
 //! game's bounds, the move order and, in a team, the moves put off for another thread.
 
 use super::Engine;
+use super::quiescence::QUIESCENCE_PLIES;
 use crate::search::abdada;
 use crate::search::game::{Game, GameError, Move, NO_MOVE, move_first};
 use crate::search::limits::Halt;
@@ -127,7 +128,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     /// no more than that into it needs no memory: memory that cannot be had is
     /// [`GameError::OutOfMemory`], never an abort.
     #[cold]
-    fn grow(&mut self, ply: u32) -> Result<(), GameError> {
+    pub(super) fn grow(&mut self, ply: u32) -> Result<(), GameError> {
         let p = ply as usize;
         lengthen(&mut self.moves, p + 1, Vec::new)?;
         lengthen(&mut self.deferred, p + 1, Vec::new)?;
@@ -215,6 +216,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
         }
         if depth == 0 {
+            if self.quiesces() {
+                return self.quiesce(ply, max_side, alpha, beta, QUIESCENCE_PLIES);
+            }
             let e = self.plan.side_score(self.game.evaluate(), max_side)?;
             self.stats.leaves += 1;
             self.horizon += 1;
@@ -260,6 +264,20 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
         }
 
+        if !LEAN && self.plan.null_move && listed.is_ok() {
+            // The list goes back to its slot meanwhile: the verification searches this
+            // position at this ply again (and lists the same moves there).
+            self.moves[p] = moves;
+            let cut = self.null_cut(depth, ply, max_side, beta);
+            moves = std::mem::take(&mut self.moves[p]);
+            match cut {
+                Ok(None) => {}
+                done => {
+                    self.moves[p] = moves;
+                    return done.map(|v| v.unwrap_or_default());
+                }
+            }
+        }
         let searched = match listed {
             Err(e) => Err(e.into()),
             Ok(()) if moves.is_empty() => Err(GameError::NoMovesNotOver.into()),
@@ -443,13 +461,19 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         };
         let searched = if cut > 0 {
             // A late move, first searched shallower with a null window; again at full
-            // depth (as below) only if it beats alpha.
+            // depth (as below) only if it beats alpha. The horizon the reduced search
+            // reached counts as a trial's if it stands, and not at all if searched again.
+            let horizon = self.horizon;
             self.child::<false>(depth - cut, ply, child_max, max_side, alpha, alpha + 1)
                 .and_then(|v| match v > alpha {
                     true => {
+                        self.horizon = horizon;
                         self.full_depth::<FRONTIER>(i, depth, ply, child_max, max_side, alpha, beta)
                     }
-                    false => Ok(v),
+                    false => {
+                        self.trial_leaves += self.horizon - horizon;
+                        Ok(v)
+                    }
                 })
         } else {
             self.full_depth::<FRONTIER>(i, depth, ply, child_max, max_side, alpha, beta)
@@ -557,7 +581,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
 
     /// A child's value from the parent's point of view, within the parent's window.
     #[inline(always)]
-    fn child<const FRONTIER: bool>(
+    pub(super) fn child<const FRONTIER: bool>(
         &mut self,
         depth: u32,
         ply: u32,

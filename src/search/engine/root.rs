@@ -43,6 +43,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 }
             }
             let began = self.plan.start.elapsed();
+            self.trial_leaves = 0;
             self.horizon = 0;
             self.pv_is_partial = false;
             let window = iterations.window().filter(|_| self.plan.aspiration_windows);
@@ -60,6 +61,11 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 Err(Halt::Game(e)) => return Err(e),
             };
             let proven = self.horizon == 0;
+            if self.horizon > 0 && self.horizon <= self.trial_leaves {
+                // Unproven only by trials: the next iterations go without them.
+                self.plan.null_move = false;
+                self.plan.late_move_reductions = false;
+            }
             iterations.completed(v, self.plan.start.elapsed().saturating_sub(began));
             result.pv = self.pv.to_vec(0)?;
             result.best_move = result.pv.first().copied();
