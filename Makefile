@@ -23,7 +23,7 @@ LIBDIR := $(CURDIR)/target/release
 BUILD  := build
 LDLIBS := -L$(LIBDIR) -lminimax -Wl,-rpath,$(LIBDIR)
 
-C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 hex
+C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 hex othello
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 

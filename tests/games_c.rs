@@ -414,3 +414,98 @@ fn connect4_scores_known_positions_and_reports_bad_lines() {
         "{err}"
     );
 }
+
+/// Othello as a C program plays it (c_examples/othello.c): a game of the engine against
+/// itself is a legal game to its end, every move checked here against Othello's rules by
+/// a plain board written apart; a short match at a node budget runs its games.
+#[test]
+fn othello_plays_legal_games_from_c() {
+    let exe = build_example("othello.c");
+    let o = run(&exe, &["--depth", "3"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // The rules on a plain 8x8 array: 1 black, -1 white; black moves first.
+    let mut board = [[0i8; 8]; 8];
+    (board[3][3], board[4][4], board[3][4], board[4][3]) = (-1, -1, 1, 1);
+    let dirs = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ];
+    let flips = |b: &[[i8; 8]; 8], side: i8, r: i32, c: i32| -> Vec<(i32, i32)> {
+        if b[r as usize][c as usize] != 0 {
+            return Vec::new();
+        }
+        let mut all = Vec::new();
+        for (dr, dc) in dirs {
+            let (mut rr, mut cc, mut run) = (r + dr, c + dc, Vec::new());
+            while (0..8).contains(&rr)
+                && (0..8).contains(&cc)
+                && b[rr as usize][cc as usize] == -side
+            {
+                run.push((rr, cc));
+                (rr, cc) = (rr + dr, cc + dc);
+            }
+            if !run.is_empty()
+                && (0..8).contains(&rr)
+                && (0..8).contains(&cc)
+                && b[rr as usize][cc as usize] == side
+            {
+                all.extend(run);
+            }
+        }
+        all
+    };
+    let can_place = |b: &[[i8; 8]; 8], side: i8| {
+        (0..8).any(|r| (0..8).any(|c| !flips(b, side, r, c).is_empty()))
+    };
+    let mut side = 1i8;
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, moves) = lines.split_last().expect("output");
+    for line in moves {
+        let (who, what) = line.split_once(' ').expect("a move line");
+        assert_eq!(who, if side == 1 { "black" } else { "white" }, "{line}");
+        if what == "passes" {
+            assert!(
+                !can_place(&board, side) && can_place(&board, -side),
+                "{line}"
+            );
+        } else {
+            let (c, r) = (
+                what.as_bytes()[0] as i32 - 'a' as i32,
+                what[1..].parse::<i32>().unwrap() - 1,
+            );
+            let turned = flips(&board, side, r, c);
+            assert!(!turned.is_empty(), "{line}: not a legal move");
+            board[r as usize][c as usize] = side;
+            for (rr, cc) in turned {
+                board[rr as usize][cc as usize] = side;
+            }
+        }
+        side = -side;
+    }
+    assert!(
+        !can_place(&board, 1) && !can_place(&board, -1),
+        "the game went to its end"
+    );
+    let count = |s: i8| board.iter().flatten().filter(|&&x| x == s).count();
+    let (b, w) = (count(1), count(-1));
+    let verdict = if b > w {
+        "black wins"
+    } else if b < w {
+        "white wins"
+    } else {
+        "a draw"
+    };
+    assert_eq!(*last, format!("black {b}, white {w}: {verdict}"));
+    let o = run(&exe, &["--match", "2", "--nodes", "300"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("in 2 games"), "{}", stdout(&o));
+    let o = run(&exe, &["--depth"], "");
+    assert_eq!(o.status.code(), Some(2), "a bad argument is exit status 2");
+}

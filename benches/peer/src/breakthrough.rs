@@ -65,7 +65,7 @@ impl Breakthrough {
 
     /// The moves: captures first, then the others, each by target square, highest first
     /// (the same order for both players).
-    fn list(&self, out: &mut Vec<u8>, noisy_only: bool) {
+    fn list<T: From<u8>>(&self, out: &mut Vec<T>, noisy_only: bool) {
         let [left, up, right] = targets(self.me);
         let (empty, opp) = (!(self.me | self.opp), self.opp);
         let shift = [7, 8, 9];
@@ -73,7 +73,7 @@ impl Breakthrough {
             for to in (0..64u32).rev() {
                 for (d, s) in set.iter().enumerate() {
                     if s >> to & 1 != 0 {
-                        out.push((3 * (to - shift[d]) + d as u32) as u8);
+                        out.push(T::from((3 * (to - shift[d]) + d as u32) as u8));
                     }
                 }
             }
@@ -114,12 +114,10 @@ impl Breakthrough {
 
     /// The side to move's result at the end (a loss, or none), `None` before it.
     fn over(&self) -> Option<i32> {
-        if self.lost() {
-            return Some(-1);
-        }
-        let mut moves = Vec::new();
-        self.list(&mut moves, false);
-        moves.is_empty().then_some(-1)
+        let [left, up, right] = targets(self.me);
+        let empty = !(self.me | self.opp);
+        let moves = (left & !self.me) | (up & empty) | (right & !self.me);
+        (self.lost() || moves == 0).then_some(-1)
     }
 
     pub fn eval(&self) -> i32 {
@@ -150,9 +148,7 @@ impl Breakthrough {
 /// Ours: scores from the side to move.
 impl Game for Breakthrough {
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        let mut m = Vec::with_capacity(48);
-        self.list(&mut m, false);
-        out.extend(m.into_iter().map(Move::from));
+        self.list(out, false);
         Ok(())
     }
     fn play(&mut self, mv: Move) {
@@ -172,6 +168,15 @@ impl Game for Breakthrough {
     }
     fn score_view(&mut self) -> ScoreView {
         ScoreView::SideToMove
+    }
+    fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        if !self.lost() {
+            self.list(out, true);
+        }
+        Ok(())
+    }
+    fn null_move(&mut self) -> Option<Move> {
+        Some(Move::from(NULL))
     }
 }
 
@@ -231,6 +236,7 @@ impl Arena for Breakthrough {
     type Peer = BreakthroughEval;
     const NAME: &'static str = "Breakthrough 8x8";
     const OPENING_PLIES: u32 = 4;
+    const ABLATION_DEPTHS: [u32; 2] = [5, 7];
     fn start() -> Breakthrough {
         Breakthrough::new()
     }
@@ -241,7 +247,7 @@ impl Arena for Breakthrough {
     }
     fn quiet(&self) -> bool {
         // No capture on the board for either side.
-        let mut moves = Vec::new();
+        let mut moves: Vec<u8> = Vec::new();
         self.list(&mut moves, true);
         let mut other = self.clone();
         other.play(NULL);

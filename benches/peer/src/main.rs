@@ -517,13 +517,16 @@ fn exact(positions: &[Board], report: &mut Report) {
     report.target("exact solve speed-up on 2 threads", speedup, false, 1.5);
 }
 
-/// A match player by name: `minimax-rs`, or the engine's settings (`today`, or
-/// `killers`, `history`, `lmr`, `aspiration`, `time` joined by `+`).
+/// A match player by name: `minimax-rs` (with `+null`, `+quiescence`), or the engine's
+/// settings (`today`, or `killers`, `history`, `lmr`, `aspiration`, `time`,
+/// `quiescence`, `null` joined by `+`).
 fn who_of(name: &str) -> matches::Who {
     match name {
-        "minimax-rs" => matches::Who::MinimaxRs,
+        _ if name.starts_with("minimax-rs") => matches::Who::MinimaxRs(
+            matches::TheirTune::parse(name).expect("minimax-rs, +null, +quiescence"),
+        ),
         _ => matches::Who::Ours(matches::Tune::parse(name).unwrap_or_else(|| {
-            panic!("a player: minimax-rs, today, or killers, history, lmr, aspiration, time joined by +")
+            panic!("a player: minimax-rs, today, or killers, history, lmr, aspiration, time, quiescence, null joined by +")
         })),
     }
 }
@@ -536,7 +539,7 @@ fn main() {
     let mut arena = "connect4".to_string();
     let mut who = [
         matches::Who::Ours(matches::Tune::TODAY),
-        matches::Who::MinimaxRs,
+        matches::Who::MinimaxRs(matches::TheirTune::default()),
     ];
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the option");

@@ -41,6 +41,8 @@ pub trait Arena: Game + Clone {
     fn stage(&self) -> usize;
     /// A bound on the plies left (minimax-rs's depth bound).
     fn plies_left(&self) -> u32;
+    /// The depths the ablation searches to (a few seconds each over 20 openings).
+    const ABLATION_DEPTHS: [u32; 2] = [8, 10];
 }
 
 /// The table memory each player gets.
@@ -141,6 +143,8 @@ pub struct Tune {
     pub late_move_reductions: bool,
     pub aspiration_windows: bool,
     pub time_management: bool,
+    pub quiescence: bool,
+    pub null_move: bool,
 }
 
 impl Tune {
@@ -150,10 +154,12 @@ impl Tune {
         late_move_reductions: false,
         aspiration_windows: false,
         time_management: false,
+        quiescence: false,
+        null_move: false,
     };
 
     /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`,
-    /// `lmr`, `aspiration`, `time`).
+    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`).
     pub fn parse(name: &str) -> Option<Tune> {
         let mut t = Tune::TODAY;
         for part in name.split('+') {
@@ -164,6 +170,8 @@ impl Tune {
                 "lmr" => t.late_move_reductions = true,
                 "aspiration" => t.aspiration_windows = true,
                 "time" => t.time_management = true,
+                "quiescence" => t.quiescence = true,
+                "null" => t.null_move = true,
                 _ => return None,
             }
         }
@@ -171,23 +179,51 @@ impl Tune {
     }
 }
 
-/// Who plays: the engine at some settings, or minimax-rs.
+/// Who plays: the engine at some settings, or minimax-rs at some.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Who {
     Ours(Tune),
-    MinimaxRs,
+    MinimaxRs(TheirTune),
+}
+
+/// minimax-rs's settings beyond the ones it always has here (null-window search,
+/// countermoves, countermove history): its null-move pruning (a reduction of 2) and its
+/// quiescence search (8 plies), where the game's traits allow them.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct TheirTune {
+    pub null_move: bool,
+    pub quiescence: bool,
+}
+
+impl TheirTune {
+    /// `minimax-rs`, with `+null` and `+quiescence` as asked.
+    pub fn parse(name: &str) -> Option<TheirTune> {
+        let mut parts = name.split('+');
+        if parts.next() != Some("minimax-rs") {
+            return None;
+        }
+        let mut t = TheirTune::default();
+        for part in parts {
+            match part {
+                "null" => t.null_move = true,
+                "quiescence" => t.quiescence = true,
+                _ => return None,
+            }
+        }
+        Some(t)
+    }
 }
 
 enum Player<G: Arena> {
     Ours(Box<Table>, Tune),
-    Theirs(Box<peer::IterativeSearch<G::Peer>>),
+    Theirs(Box<peer::IterativeSearch<G::Peer>>, TheirTune),
 }
 
 impl<G: Arena> Player<G> {
     fn new_game(&mut self) {
         match self {
             Player::Ours(t, _) => t.clear(),
-            Player::Theirs(s) => **s = theirs::<G>(),
+            Player::Theirs(s, tune) => **s = theirs::<G>(*tune),
         }
     }
 
@@ -202,6 +238,8 @@ impl<G: Arena> Player<G> {
                     late_move_reductions: tune.late_move_reductions,
                     aspiration_windows: tune.aspiration_windows,
                     time_management: tune.time_management,
+                    quiescence: tune.quiescence,
+                    null_move: tune.null_move,
                     method: Method::Pvs,
                     iterative_deepening: true,
                     table: Some(table),
@@ -212,7 +250,7 @@ impl<G: Arena> Player<G> {
                 let r = search(&mut b.clone(), &mut opts).expect("a legal game");
                 (r.best_move.expect("a move") as u8, r.depth)
             }
-            Player::Theirs(s) => {
+            Player::Theirs(s, _) => {
                 use peer::Strategy;
                 let left = b.plies_left().min(u8::MAX as u32);
                 match depth {
@@ -233,12 +271,18 @@ impl<G: Arena> Player<G> {
     }
 }
 
-fn theirs<G: Arena>() -> peer::IterativeSearch<G::Peer> {
-    let options = peer::IterativeOptions::new()
+fn theirs<G: Arena>(tune: TheirTune) -> peer::IterativeSearch<G::Peer> {
+    let mut options = peer::IterativeOptions::new()
         .with_table_byte_size(TABLE_BYTES)
         .with_null_window_search(true)
         .with_countermoves()
         .with_countermove_history();
+    if tune.null_move {
+        options = options.with_null_move_depth(2);
+    }
+    if tune.quiescence {
+        options = options.with_quiescence_search_depth(8);
+    }
     peer::IterativeSearch::new(G::Peer::default(), options)
 }
 
@@ -284,7 +328,7 @@ pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [W
         Who::Ours(tune) => {
             Player::<G>::Ours(Box::new(Table::new(TABLE_BYTES).expect("a table")), tune)
         }
-        Who::MinimaxRs => Player::Theirs(Box::new(theirs::<G>())),
+        Who::MinimaxRs(tune) => Player::Theirs(Box::new(theirs::<G>(tune)), tune),
     };
     let mut players = [player(who[0]), player(who[1])];
     let mut sides = [Side::default(), Side::default()];
@@ -350,17 +394,20 @@ pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [W
 }
 
 /// The enhancements one at a time and together, for the ablation.
-const ABLATION: [&str; 7] = [
+const ABLATION: [&str; 9] = [
     "today",
     "killers",
     "history",
     "lmr",
     "aspiration",
-    "killers+history+lmr+aspiration",
-    "history+lmr+aspiration",
+    "quiescence",
+    "null",
+    "killers+history+lmr+aspiration+quiescence+null",
+    "lmr+quiescence+null",
 ];
 
-/// Nodes of PVS to depths 8 and 10 (a 16 MiB table, emptied for each position) from
+/// Nodes of PVS to two depths (8 and 10 unless the game says; a 16 MiB table, emptied
+/// for each position) from
 /// `positions` seeded openings, with each enhancement: what it saves or costs on this
 /// game at equal depth (time management aside: it changes no node count).
 pub fn ablation<G: Arena>(positions: usize, seed: u64) {
@@ -375,7 +422,7 @@ pub fn ablation<G: Arena>(positions: usize, seed: u64) {
     for name in ABLATION {
         let tune = Tune::parse(name).expect("a setting");
         let mut line = format!("  {name:<32}");
-        for (k, depth) in [8, 10].into_iter().enumerate() {
+        for (k, depth) in G::ABLATION_DEPTHS.into_iter().enumerate() {
             let mut total = 0;
             for b in &openings {
                 table.clear();
@@ -387,6 +434,8 @@ pub fn ablation<G: Arena>(positions: usize, seed: u64) {
                     history_order: tune.history_order,
                     late_move_reductions: tune.late_move_reductions,
                     aspiration_windows: tune.aspiration_windows,
+                    quiescence: tune.quiescence,
+                    null_move: tune.null_move,
                     ..Options::default()
                 };
                 total += search(&mut b.clone(), &mut o)

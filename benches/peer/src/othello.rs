@@ -194,6 +194,10 @@ impl Game for Othello {
     fn score_view(&mut self) -> ScoreView {
         ScoreView::SideToMove
     }
+    /// A pass, for null-move pruning (a move `play` takes whenever it is asked).
+    fn null_move(&mut self) -> Option<Move> {
+        Some(Move::from(PASS))
+    }
 }
 
 /// Theirs: the same type, played in place.
