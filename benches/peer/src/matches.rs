@@ -133,6 +133,8 @@ struct Side {
     depth: u64,
     time: Duration,
     longest: Duration,
+    /// Moves that took more than 1.1 times the limit.
+    over: u64,
 }
 
 /// The engine's settings a player uses: `today` is the engine as it was before issue 41.
@@ -310,6 +312,7 @@ fn game<G: Arena>(
         let s = &mut sides[turn];
         (s.moves, s.depth, s.time) = (s.moves + 1, s.depth + depth as u64, s.time + took);
         s.longest = s.longest.max(took);
+        s.over += u64::from(depths[turn] == 0 && took > limit.mul_f64(1.1));
         let ph = &mut s.phase[b.stage().min(6)];
         (ph.0, ph.1) = (ph.0 + 1, ph.1 + depth as u64);
         assert!(b.is_legal(m), "a legal move");
@@ -378,11 +381,15 @@ pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [W
             .map(|p| format!("{:.1}", p.1 as f64 / p.0 as f64))
             .collect();
         println!(
-            "  {name}: mean depth {:.1} (by stage: {}), mean {:.1} ms a move, longest {:.1} ms",
+            "  {name}: mean depth {:.1} (by stage: {}), mean {:.1} ms a move, longest {:.1} ms, \
+             {} of {} moves over {:.1} ms",
             s.depth as f64 / s.moves as f64,
             phases.join(" "),
             s.time.as_secs_f64() * 1e3 / s.moves as f64,
-            s.longest.as_secs_f64() * 1e3
+            s.longest.as_secs_f64() * 1e3,
+            s.over,
+            s.moves,
+            limit.as_secs_f64() * 1.1e3
         );
     }
     println!(
