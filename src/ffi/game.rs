@@ -272,14 +272,18 @@ impl CGame {
     }
 }
 
-// SAFETY (for every call below): the callbacks come from the caller's `mm_game`, whose
-// contract is that they may be called with its `context` and valid pointers for the
-// duration of `mm_search`; the buffers passed are ours and as large as stated.
-impl Game for CGame {
-    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+impl CGame {
+    /// The moves a listing callback (`moves` or `noisy_moves`) writes into the buffer,
+    /// appended to `out`: a count below 0 or past the buffer is the game's error, and
+    /// memory that cannot be had is a status, never an abort.
+    fn list(
+        &mut self,
+        callback: unsafe extern "C" fn(*mut c_void, *mut i64, usize) -> c_int,
+        out: &mut Vec<Move>,
+    ) -> Result<(), GameError> {
         let cap = self.buffer.len();
-        // SAFETY: see above; `buffer` has `cap` writable entries.
-        let n = unsafe { (self.moves)(self.game.context, self.buffer.as_mut_ptr(), cap) };
+        // SAFETY: as for every call below; `buffer` has `cap` writable entries.
+        let n = unsafe { callback(self.game.context, self.buffer.as_mut_ptr(), cap) };
         if n < 0 {
             return Err(GameError::NegativeMoveCount);
         }
@@ -287,10 +291,18 @@ impl Game for CGame {
         if n > cap {
             return Err(GameError::TooManyMoves);
         }
-        // (Memory that cannot be had is a status, never an abort.)
         out.try_reserve(n).map_err(|_| GameError::OutOfMemory)?;
         out.extend_from_slice(&self.buffer[..n]);
         Ok(())
+    }
+}
+
+// SAFETY (for every call below): the callbacks come from the caller's `mm_game`, whose
+// contract is that they may be called with its `context` and valid pointers for the
+// duration of `mm_search`; the buffers passed are ours and as large as stated.
+impl Game for CGame {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.list(self.moves, out)
     }
     fn play(&mut self, mv: Move) {
         // SAFETY: see above.
@@ -360,22 +372,10 @@ impl Game for CGame {
         Ok(())
     }
     fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        let Some(noisy) = self.game.noisy_moves else {
-            return Ok(());
-        };
-        let cap = self.buffer.len();
-        // SAFETY: see above; `buffer` has `cap` writable entries.
-        let n = unsafe { noisy(self.game.context, self.buffer.as_mut_ptr(), cap) };
-        if n < 0 {
-            return Err(GameError::NegativeMoveCount);
+        match self.game.noisy_moves {
+            Some(noisy) => self.list(noisy, out),
+            None => Ok(()),
         }
-        let n = n as usize;
-        if n > cap {
-            return Err(GameError::TooManyMoves);
-        }
-        out.try_reserve(n).map_err(|_| GameError::OutOfMemory)?;
-        out.extend_from_slice(&self.buffer[..n]);
-        Ok(())
     }
     fn null_move(&mut self) -> Option<Move> {
         let f = self.game.null_move?;

@@ -15,7 +15,7 @@
 use ours::search::{Game, GameError, Move, ScoreView};
 use peer::{Evaluation, Evaluator, Winner};
 
-use super::matches::{Arena, Rng};
+use super::matches::Arena;
 
 /// The pass of null-move pruning.
 pub const NULL: u8 = 255;
@@ -240,10 +240,8 @@ impl Arena for Breakthrough {
     fn start() -> Breakthrough {
         Breakthrough::new()
     }
-    fn random_move(&self, rng: &mut Rng) -> Option<u8> {
-        let mut moves = Vec::new();
-        self.legal(&mut moves);
-        (!moves.is_empty()).then(|| moves[(rng.next() % moves.len() as u64) as usize])
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        self.legal(out);
     }
     fn quiet(&self) -> bool {
         // No capture on the board for either side.
@@ -256,11 +254,6 @@ impl Arena for Breakthrough {
     }
     fn play_move(&mut self, mv: u8) {
         self.play(mv);
-    }
-    fn is_legal(&self, mv: u8) -> bool {
-        let mut moves = Vec::new();
-        self.legal(&mut moves);
-        moves.contains(&mv)
     }
     fn result(&self) -> Option<f64> {
         self.over().map(|_| 0.0)
@@ -278,6 +271,7 @@ impl Arena for Breakthrough {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::Rng;
 
     fn perft(b: &mut Breakthrough, depth: u32) -> u64 {
         if depth == 0 {

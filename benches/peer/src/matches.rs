@@ -29,12 +29,22 @@ pub trait Arena: Game + Clone {
     /// Random plies in an opening.
     const OPENING_PLIES: u32;
     fn start() -> Self;
+    /// The legal moves, none at the end.
+    fn legal_moves(&self, out: &mut Vec<u8>);
     /// A random legal move, or `None` at the end.
-    fn random_move(&self, rng: &mut Rng) -> Option<u8>;
+    fn random_move(&self, rng: &mut Rng) -> Option<u8> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        (!moves.is_empty()).then(|| moves[(rng.next() % moves.len() as u64) as usize])
+    }
     /// Whether the position may start a game: not over, no threat on the board.
     fn quiet(&self) -> bool;
     fn play_move(&mut self, mv: u8);
-    fn is_legal(&self, mv: u8) -> bool;
+    fn is_legal(&self, mv: u8) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(&mv)
+    }
     /// At the end, the side to move's result: 1, 0.5 or 0.
     fn result(&self) -> Option<f64>;
     /// The stage of the game, for depths by stage (0 to 6).
@@ -79,10 +89,10 @@ impl Arena for Board {
     fn start() -> Board {
         Board::parse("").expect("the empty board")
     }
-    fn random_move(&self, rng: &mut Rng) -> Option<u8> {
-        let legal: Vec<u8> = self.legal().collect();
-        (!legal.is_empty() && !self.won_by_last())
-            .then(|| legal[(rng.next() % legal.len() as u64) as usize])
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        if !self.won_by_last() {
+            out.extend(self.legal());
+        }
     }
     fn quiet(&self) -> bool {
         !threatened(self) && !self.won_by_last() && !self.full()

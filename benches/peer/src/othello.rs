@@ -12,7 +12,7 @@
 use ours::search::{Game, GameError, Move, ScoreView};
 use peer::{Evaluation, Evaluator, Winner};
 
-use super::matches::{Arena, Rng};
+use super::matches::Arena;
 
 /// The move that passes.
 pub const PASS: u8 = 64;
@@ -260,21 +260,14 @@ impl Arena for Othello {
     fn start() -> Othello {
         Othello::new()
     }
-    fn random_move(&self, rng: &mut Rng) -> Option<u8> {
-        let mut moves = Vec::new();
-        self.legal(&mut moves);
-        (!moves.is_empty()).then(|| moves[(rng.next() % moves.len() as u64) as usize])
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        self.legal(out);
     }
     fn quiet(&self) -> bool {
         self.final_margin().is_none()
     }
     fn play_move(&mut self, mv: u8) {
         self.play(mv);
-    }
-    fn is_legal(&self, mv: u8) -> bool {
-        let mut moves = Vec::new();
-        self.legal(&mut moves);
-        moves.contains(&mv)
     }
     /// The side to move's result at the end: 1, 0.5 or 0.
     fn result(&self) -> Option<f64> {

@@ -270,12 +270,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             self.moves[p] = moves;
             let cut = self.null_cut(depth, ply, max_side, beta);
             moves = std::mem::take(&mut self.moves[p]);
-            match cut {
-                Ok(None) => {}
-                done => {
-                    self.moves[p] = moves;
-                    return done.map(|v| v.unwrap_or_default());
-                }
+            if !matches!(cut, Ok(None)) {
+                self.moves[p] = moves;
+                return cut.map(|v| v.expect("a cut-off's value"));
             }
         }
         let searched = match listed {
