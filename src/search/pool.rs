@@ -6,25 +6,27 @@
 //!
 //! A search lends its helpers one borrowed closure and waits for all of them before it
 //! returns, so that nothing is boxed, counted or queued for them: handing out work
-//! allocates nothing but the list of helpers (had fallibly), and starting a thread is
-//! preceded by a check that the memory for it can be had. Memory that cannot be had is
-//! fewer helpers, never an abort.
+//! allocates nothing but the list of helpers (had fallibly). A thread's mailbox is had
+//! fallibly too, and on Unix the thread is started by the system's `pthread_create`,
+//! which allocates nothing through Rust; elsewhere by `std::thread`, whose start
+//! allocates infallibly, so it is preceded by a check that the memory can be had.
+//! Memory that cannot be had is fewer helpers, never an abort.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::options::FewerThreads;
 
 /// The most threads kept idle between searches.
 pub(crate) const MOST_IDLE: usize = 64;
 
-/// Memory that must be free before a thread is started: the system's thread start
-/// allocates a few hundred bytes infallibly (its handle, name and closure), so this
-/// much is asked for, fallibly, first and given back.
-const START_MARGIN: usize = 64 << 10;
-
 /// The threads waiting for a job.
-static IDLE: Mutex<Vec<Arc<Worker>>> = Mutex::new(Vec::new());
+static IDLE: Mutex<Vec<&'static Worker>> = Mutex::new(Vec::new());
+
+/// The mailboxes of threads that have ended, for the next threads started. A mailbox is
+/// had once and never given back, so that a thread's start asks for memory only where no
+/// thread has ended before it: there are never more than the most threads alive at once.
+static SPARE: Mutex<Vec<&'static Worker>> = Mutex::new(Vec::new());
 
 /// A pool thread's mailbox.
 struct Worker {
@@ -101,7 +103,7 @@ pub(crate) fn with_helpers<R>(
 }
 
 /// The helpers a search has given jobs: waited for when dropped.
-struct Crew(Vec<Arc<Worker>>);
+struct Crew(Vec<&'static Worker>);
 
 impl Drop for Crew {
     fn drop(&mut self) {
@@ -120,30 +122,56 @@ impl Drop for Crew {
 }
 
 /// An idle worker, or a new one.
-fn hire() -> Result<Arc<Worker>, FewerThreads> {
+fn hire() -> Result<&'static Worker, FewerThreads> {
     if let Some(w) = lock(&IDLE).pop() {
         return Ok(w);
     }
-    let mut margin = Vec::<u8>::new();
-    if margin.try_reserve_exact(START_MARGIN).is_err() {
-        return Err(FewerThreads::NoMemory);
+    let spare = lock(&SPARE).pop();
+    let worker = match spare {
+        Some(w) => w,
+        None => mailbox().ok_or(FewerThreads::NoMemory)?,
+    };
+    *lock(&worker.state) = State::Idle;
+    if let Err(why) = start(worker) {
+        keep_spare(worker);
+        return Err(why);
     }
-    let worker = Arc::new(Worker {
-        state: Mutex::new(State::Idle),
-        changed: Condvar::new(),
-    });
-    let mine = Arc::clone(&worker);
-    drop(margin);
-    std::thread::Builder::new()
-        .name("minimax-search".into())
-        .spawn(move || serve(&mine))
-        .map_err(|_| FewerThreads::NoSystemThread)?;
     Ok(worker)
+}
+
+/// A new mailbox, had fallibly and never given back (see [`SPARE`]).
+fn mailbox() -> Option<&'static Worker> {
+    let layout = std::alloc::Layout::new::<Worker>();
+    // SAFETY: `Worker` is not zero-sized (a mutex and a condition variable), as `alloc`
+    // requires; a null answer is memory that cannot be had.
+    let place = unsafe { std::alloc::alloc(layout) }.cast::<Worker>();
+    if place.is_null() {
+        return None;
+    }
+    // SAFETY: `place` is a new block of `Worker`'s size and alignment, written once here;
+    // it is never freed or written through this pointer again, so a shared reference to
+    // it is valid for the rest of the process.
+    unsafe {
+        place.write(Worker {
+            state: Mutex::new(State::Idle),
+            changed: Condvar::new(),
+        });
+        Some(&*place)
+    }
+}
+
+/// Keeps an ended thread's mailbox for the next thread started (or, with no room in the
+/// list, lets it go unused: a few dozen bytes).
+fn keep_spare(worker: &'static Worker) {
+    let mut spare = lock(&SPARE);
+    if spare.try_reserve(1).is_ok() {
+        spare.push(worker);
+    }
 }
 
 /// Back to the idle list with a finished worker, or, with enough idle (or no room in the
 /// list), tells it to end.
-fn retire(worker: Arc<Worker>) {
+fn retire(worker: &'static Worker) {
     let mut idle = lock(&IDLE);
     if idle.len() < MOST_IDLE && idle.try_reserve(1).is_ok() {
         *lock(&worker.state) = State::Idle;
@@ -154,15 +182,16 @@ fn retire(worker: Arc<Worker>) {
     }
 }
 
-/// A pool thread's life: jobs as they are given, until told to end.
-fn serve(worker: &Worker) {
+/// A pool thread's life: jobs as they are given, until told to end; then its mailbox is
+/// kept for another thread, and not touched again by this one.
+fn serve(worker: &'static Worker) {
     loop {
         let task = {
             let mut state = lock(&worker.state);
             loop {
                 match std::mem::replace(&mut *state, State::Running) {
-                    State::Given(task) => break task,
-                    State::Quit => return,
+                    State::Given(task) => break Some(task),
+                    State::Quit => break None,
                     other => *state = other,
                 }
                 state = worker
@@ -171,12 +200,106 @@ fn serve(worker: &Worker) {
                     .unwrap_or_else(|e| e.into_inner());
             }
         };
+        let Some(task) = task else { break };
         // SAFETY: see `Task`: the closure is alive until this task is marked done.
         let work = unsafe { &*task.work };
         let _ = catch_unwind(AssertUnwindSafe(|| work(task.index)));
         *lock(&worker.state) = State::Done;
         worker.changed.notify_all();
     }
+    keep_spare(worker);
+}
+
+/// A pool thread's stack, as `std::thread` gives (the engine grows its own stack on
+/// deep lines).
+#[cfg(unix)]
+const STACK: usize = 2 << 20;
+
+/// Starts a detached thread serving `worker`, by `pthread_create`: nothing is
+/// allocated through Rust (the system maps the thread's stack, and a failure is a
+/// status), so that a start cannot abort for want of memory.
+#[cfg(unix)]
+fn start(worker: &'static Worker) -> Result<(), FewerThreads> {
+    let arg = std::ptr::from_ref(worker).cast_mut().cast::<libc::c_void>();
+    let mut id = std::mem::MaybeUninit::<libc::pthread_t>::uninit();
+    // SAFETY: `id` is written by a successful `pthread_create`, and only then read, to
+    // detach the thread; `run` takes `arg`, a `&'static Worker`, which outlives it.
+    unsafe {
+        if create(id.as_mut_ptr(), arg) != 0 {
+            return Err(FewerThreads::NoSystemThread);
+        }
+        libc::pthread_detach(id.assume_init());
+    }
+    Ok(())
+}
+
+/// `pthread_create` with a stack of [`STACK`] bytes.
+///
+/// # Safety
+/// As `pthread_create`'s: `id` is writable, and `arg` is valid for `run`.
+#[cfg(all(unix, not(miri)))]
+unsafe fn create(id: *mut libc::pthread_t, arg: *mut libc::c_void) -> libc::c_int {
+    let mut attr = std::mem::MaybeUninit::<libc::pthread_attr_t>::uninit();
+    // SAFETY: `attr` is initialised by `pthread_attr_init` before any other use, and
+    // destroyed once, after `pthread_create` has read it; the rest is the caller's.
+    unsafe {
+        let failed = libc::pthread_attr_init(attr.as_mut_ptr());
+        if failed != 0 {
+            return failed;
+        }
+        let mut attr = attr.assume_init();
+        // A stack size the system refuses leaves its default: not an error.
+        let _ = libc::pthread_attr_setstacksize(&mut attr, STACK.max(libc::PTHREAD_STACK_MIN));
+        let started = libc::pthread_create(id, &attr, run, arg);
+        libc::pthread_attr_destroy(&mut attr);
+        started
+    }
+}
+
+/// `pthread_create` with the default attributes: Miri has no thread attributes.
+///
+/// # Safety
+/// As `pthread_create`'s: `id` is writable, and `arg` is valid for `run`.
+#[cfg(all(unix, miri))]
+unsafe fn create(id: *mut libc::pthread_t, arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: the caller's.
+    unsafe { libc::pthread_create(id, std::ptr::null(), run, arg) }
+}
+
+/// The thread's body. Nothing unwinds out of it (a panic would abort here): the jobs'
+/// panics are caught in `serve`, and anything else is caught below.
+#[cfg(unix)]
+extern "C" fn run(arg: *mut libc::c_void) -> *mut libc::c_void {
+    // SAFETY: `arg` is the `&'static Worker` that `start` passed.
+    let worker: &'static Worker = unsafe { &*(arg as *const Worker) };
+    #[cfg(target_os = "linux")]
+    // SAFETY: a NUL-terminated name of 14 bytes (the limit is 15), for this thread.
+    unsafe {
+        libc::pthread_setname_np(libc::pthread_self(), c"minimax-search".as_ptr());
+    }
+    let _ = std::panic::catch_unwind(|| serve(worker));
+    std::ptr::null_mut()
+}
+
+/// Memory that must be free before a thread is started: the system's thread start
+/// allocates a few hundred bytes infallibly (its handle, name and closure), so this
+/// much is asked for, fallibly, first and given back.
+#[cfg(not(unix))]
+const START_MARGIN: usize = 64 << 10;
+
+/// Starts a thread serving `worker`, by `std::thread`.
+#[cfg(not(unix))]
+fn start(worker: &'static Worker) -> Result<(), FewerThreads> {
+    let mut margin = Vec::<u8>::new();
+    if margin.try_reserve_exact(START_MARGIN).is_err() {
+        return Err(FewerThreads::NoMemory);
+    }
+    drop(margin);
+    std::thread::Builder::new()
+        .name("minimax-search".into())
+        .spawn(move || serve(worker))
+        .map(drop)
+        .map_err(|_| FewerThreads::NoSystemThread)
 }
 
 #[cfg(test)]
