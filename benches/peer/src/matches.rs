@@ -408,6 +408,39 @@ pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [W
         scores.len(),
         elo(mean)
     );
+    if depths == [0, 0] {
+        targets(G::NAME, ms, who, scores.len(), mean, &sides[0]);
+    }
+}
+
+/// Issue 41's targets for a match at the clock whose first player is the engine: a score
+/// of at least 0.60 against minimax-rs, and 0.65 against today's engine (0.50 on Connect
+/// Four), over at least 400 games; at 20 ms, no move over 22 ms and a mean of at least
+/// 12 ms. Prints one `TARGET` line each, met or not.
+fn targets(game: &str, ms: u64, who: [Who; 2], games: usize, score: f64, first: &Side) {
+    let Who::Ours(_) = who[0] else { return };
+    let (against, wanted) = match who[1] {
+        Who::MinimaxRs(_) => ("minimax-rs", 0.60),
+        Who::Ours(t) if t == Tune::TODAY && game == "Connect Four" => ("today's engine", 0.50),
+        Who::Ours(t) if t == Tune::TODAY => ("today's engine", 0.65),
+        Who::Ours(_) => return,
+    };
+    let met = |ok: bool| if ok { "met" } else { "NOT MET" };
+    println!(
+        "TARGET {game}, {ms} ms: score against {against} at least {wanted:.2} over at least 400 \
+         games: {score:.3} over {games}: {}",
+        met(score >= wanted && games >= 400)
+    );
+    if ms == 20 {
+        let mean_ms = first.time.as_secs_f64() * 1e3 / first.moves as f64;
+        println!(
+            "TARGET {game}, 20 ms: the engine's moves over 22 ms: {} of {}; its mean {mean_ms:.1} \
+             ms (at least 12): {}",
+            first.over,
+            first.moves,
+            met(first.over == 0 && mean_ms >= 12.0)
+        );
+    }
 }
 
 /// The enhancements one at a time and together, for the ablation.
