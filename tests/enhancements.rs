@@ -334,3 +334,74 @@ fn null_moves_search_fewer_nodes_to_a_depth_only_where_the_game_passes() {
     // A game that does not pass: the option changes nothing.
     assert_eq!(nodes(false, true), nodes(false, false));
 }
+
+/// Plain minimax to `depth` (MAX's view), leaves scored by `evaluate`: written apart from
+/// the engine (no pruning, no table, no quiescence).
+fn plain(g: &mut Passing, depth: u32) -> i32 {
+    if let Some(s) = g.outcome() {
+        return s;
+    }
+    if depth == 0 {
+        return g.evaluate();
+    }
+    let max = g.to_move == 1;
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    let mut best = if max { i32::MIN } else { i32::MAX };
+    for m in moves {
+        g.play(m);
+        let v = plain(g, depth - 1);
+        g.undo(m);
+        best = if max { best.max(v) } else { best.min(v) };
+    }
+    best
+}
+
+#[test]
+fn a_stopped_iteration_answers_only_with_a_move_better_at_its_depth() {
+    // Node limits that stop PVS in the middle of an iteration, with and without
+    // `partial_iterations`. Where the answers differ, the stopped iteration's move must be
+    // better than the last completed iteration's at the stopped iteration's depth, by a
+    // plain minimax, and its value that minimax's; elsewhere the answers are the same.
+    let (mut switched, mut searches) = (0, 0);
+    for start in positions(8, 4..=10, 11) {
+        for limit in (300..8_000u64).step_by(151) {
+            let run = |partial_iterations: bool| {
+                let mut o = Options {
+                    node_limit: limit,
+                    partial_iterations,
+                    ..opts(Method::Pvs, u32::MAX, true)
+                };
+                search(&mut start.clone(), &mut o).unwrap()
+            };
+            let (off, on) = (run(false), run(true));
+            searches += 1;
+            assert_eq!(on.depth, off.depth, "the completed depth is the same");
+            if on.best_move == off.best_move {
+                assert_eq!((on.value, on.pv), (off.value, off.pv));
+                continue;
+            }
+            switched += 1;
+            let value_of = |m: Move| {
+                let mut g = start.clone();
+                g.play(m);
+                plain(&mut g, off.depth)
+            };
+            let (new, old) = (
+                value_of(on.best_move.unwrap()),
+                value_of(off.best_move.unwrap()),
+            );
+            let better = if start.to_move == 1 {
+                new > old
+            } else {
+                new < old
+            };
+            assert!(better, "{new} taken over {old} at depth {}", off.depth + 1);
+            assert_eq!(on.value, new, "the move's value at the stopped depth");
+            assert!(!on.exact && !on.proven);
+            assert_eq!(on.pv.first(), on.best_move.as_ref());
+        }
+    }
+    println!("{switched} of {searches} stopped searches answered from the stopped iteration");
+    assert!(switched > 0, "the option changed some answer");
+}

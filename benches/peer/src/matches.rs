@@ -157,6 +157,7 @@ pub struct Tune {
     pub time_management: bool,
     pub quiescence: bool,
     pub null_move: bool,
+    pub partial_iterations: bool,
 }
 
 impl Tune {
@@ -168,10 +169,11 @@ impl Tune {
         time_management: false,
         quiescence: false,
         null_move: false,
+        partial_iterations: false,
     };
 
     /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`,
-    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`).
+    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`, `partial`).
     pub fn parse(name: &str) -> Option<Tune> {
         let mut t = Tune::TODAY;
         for part in name.split('+') {
@@ -184,6 +186,7 @@ impl Tune {
                 "time" => t.time_management = true,
                 "quiescence" => t.quiescence = true,
                 "null" => t.null_move = true,
+                "partial" => t.partial_iterations = true,
                 _ => return None,
             }
         }
@@ -252,6 +255,7 @@ impl<G: Arena> Player<G> {
                     time_management: tune.time_management,
                     quiescence: tune.quiescence,
                     null_move: tune.null_move,
+                    partial_iterations: tune.partial_iterations,
                     method: Method::Pvs,
                     iterative_deepening: true,
                     table: Some(table),
