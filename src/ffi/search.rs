@@ -94,7 +94,6 @@ pub unsafe extern "C" fn mm_search(
             time_management: c_opts.time_management,
             quiescence: c_opts.quiescence,
             null_move: c_opts.null_move,
-            partial_iterations: false,
         };
         let r = search::search_parallel(&mut cgame, &mut opts)?;
         // SAFETY: `out` is non-NULL and writable, `pv` holds `pv_cap` entries (caller's

@@ -50,8 +50,6 @@ pub(crate) struct Plan {
     pub quiescence: bool,
     /// [`Options::null_move`].
     pub null_move: bool,
-    /// [`Options::partial_iterations`].
-    pub partial_iterations: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -117,7 +115,6 @@ impl Plan {
             time_management: opts.time_management,
             quiescence: opts.quiescence,
             null_move: opts.null_move,
-            partial_iterations: opts.partial_iterations,
             side_view: false,
             start: Instant::now(),
         }

@@ -150,14 +150,6 @@ pub struct Options<'a> {
     /// Never twice in a row, at the root, or in an exact solve; a cut-off it makes is
     /// never taken as proven.
     pub null_move: bool,
-    /// Whether a search stopped by a limit in the middle of an iteration answers with that
-    /// iteration's best move so far, when it has searched the last completed iteration's
-    /// best move at the new depth and found another move better (default false): the
-    /// stopped iteration's work then counts. `best_move`, `pv` and `value` (that move's
-    /// value at the new depth, a lower bound on the position's) are then the stopped
-    /// iteration's, `exact` is false and `depth` stays the last completed one's. On one
-    /// thread; a team answers from its completed iterations. Never in an exact solve.
-    pub partial_iterations: bool,
 }
 
 impl Default for Options<'_> {
@@ -183,7 +175,6 @@ impl Default for Options<'_> {
             time_management: false,
             quiescence: false,
             null_move: false,
-            partial_iterations: false,
         }
     }
 }

@@ -157,7 +157,6 @@ pub struct Tune {
     pub time_management: bool,
     pub quiescence: bool,
     pub null_move: bool,
-    pub partial_iterations: bool,
 }
 
 impl Tune {
@@ -169,11 +168,10 @@ impl Tune {
         time_management: false,
         quiescence: false,
         null_move: false,
-        partial_iterations: false,
     };
 
     /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`,
-    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`, `partial`).
+    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`).
     pub fn parse(name: &str) -> Option<Tune> {
         let mut t = Tune::TODAY;
         for part in name.split('+') {
@@ -186,7 +184,6 @@ impl Tune {
                 "time" => t.time_management = true,
                 "quiescence" => t.quiescence = true,
                 "null" => t.null_move = true,
-                "partial" => t.partial_iterations = true,
                 _ => return None,
             }
         }
@@ -255,7 +252,6 @@ impl<G: Arena> Player<G> {
                     time_management: tune.time_management,
                     quiescence: tune.quiescence,
                     null_move: tune.null_move,
-                    partial_iterations: tune.partial_iterations,
                     method: Method::Pvs,
                     iterative_deepening: true,
                     table: Some(table),

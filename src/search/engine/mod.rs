@@ -88,19 +88,6 @@ struct Engine<'a, G: Game, const LEAN: bool, const M: u8> {
     /// by iterations without passes or reductions, so that a search without a depth limit
     /// still proves a game whose lines all end.
     trial_leaves: u64,
-    /// The root's move to beat in the current iteration (the last completed iteration's
-    /// best), whether it has been searched at the new depth, and the best move with an
-    /// exact value so far: what a stopped iteration may answer with
-    /// ([`Options::partial_iterations`]).
-    root: RootSoFar,
-}
-
-/// The root's progress in the current iteration: see `Engine::root`.
-#[derive(Clone, Copy, Default)]
-struct RootSoFar {
-    previous: Option<Move>,
-    previous_searched: bool,
-    best: Option<(Move, i64)>,
 }
 
 /// A deterministic method's search on one thread: see [`super::search`].
@@ -206,7 +193,6 @@ fn run_engine<'a, G: Game, const LEAN: bool, const M: u8>(
         learned: None,
         no_pass_at: u32::MAX,
         trial_leaves: 0,
-        root: RootSoFar::default(),
     };
     let learns = !LEAN && (plan.killer_moves || plan.history_order);
     let learned = learns.then(|| ordering::Learned::new(plan.killer_moves, plan.history_order));

@@ -533,9 +533,6 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     /// Takes a move's value into the node's best; true when the rest can be cut off.
     #[inline(always)]
     fn take(&mut self, best: &mut Best, v: i64, mv: Move, depth: u32, ply: u32, beta: i64) -> bool {
-        if ply == 0 && self.root.previous == Some(mv) {
-            self.root.previous_searched = true;
-        }
         if v > best.value {
             best.value = v;
             best.mv = mv;
@@ -543,9 +540,6 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             // parent's, so this skips the PV's upkeep at most nodes. The root keeps its move
             // always.
             let exact = v > best.alpha && v < beta;
-            if ply == 0 && exact {
-                self.root.best = Some((mv, v));
-            }
             if ply == 0 || (self.full_pv && exact) {
                 let below = self.full_pv && !Self::lineless(depth - 1);
                 self.pv.set(ply as usize, mv, below);

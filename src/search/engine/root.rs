@@ -2,7 +2,7 @@
 //! the result and progress reports of each iteration.
 
 use super::deepening::Iterations;
-use super::{Engine, Outcome, RootSoFar};
+use super::{Engine, Outcome};
 use crate::search::game::{Game, GameError, Move, first_move};
 use crate::search::limits::Halt;
 use crate::search::memory::room;
@@ -46,10 +46,6 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             self.trial_leaves = 0;
             self.horizon = 0;
             self.pv_is_partial = false;
-            self.root = RootSoFar {
-                previous: result.best_move,
-                ..RootSoFar::default()
-            };
             let window = iterations.window().filter(|_| self.plan.aspiration_windows);
             let outcome = match (self.plan.method, window) {
                 (Method::Exact, _) => self.exact(depth, root_max),
@@ -60,7 +56,6 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 Ok(v) => v,
                 Err(Halt::Limit) => {
                     completed = false;
-                    self.partial(&mut result, sign)?;
                     break;
                 }
                 Err(Halt::Game(e)) => return Err(e),
@@ -123,36 +118,6 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             result.pv.push(first);
         }
         Ok(self.finish(result, completed))
-    }
-
-    /// With [`Options::partial_iterations`], on one thread: the answer of an iteration a
-    /// limit stopped, if it had searched the last completed iteration's best move and
-    /// found another one better.
-    ///
-    /// [`Options::partial_iterations`]: crate::search::Options::partial_iterations
-    fn partial(&mut self, result: &mut SearchResult, sign: i64) -> Result<(), GameError> {
-        let RootSoFar {
-            previous,
-            previous_searched,
-            best,
-        } = self.root;
-        let usable = self.plan.partial_iterations
-            && self.watch.team.is_none()
-            && self.plan.method != Method::Exact
-            && previous_searched;
-        let Some((mv, v)) = best.filter(|&(mv, _)| usable && Some(mv) != previous) else {
-            return Ok(());
-        };
-        result.pv = self.pv.to_vec(0)?;
-        if result.pv.first() != Some(&mv) {
-            room(&mut result.pv, 1)?;
-            result.pv.clear();
-            result.pv.push(mv);
-        }
-        result.best_move = Some(mv);
-        result.value = max_view(sign, v);
-        (result.exact, result.proven, result.plies_to_end) = (false, false, None);
-        Ok(())
     }
 
     /// A proven value (MAX's view) must lie within the bounds the game gives at the root
