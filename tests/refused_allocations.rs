@@ -72,11 +72,12 @@ static ALLOCATOR: Refusing = Refusing;
 const SEARCHES: [&str; 3] = ["pvs", "exact", "mcts"];
 
 /// One search of kind `what`, armed to refuse after `allowed` allocations; prints
-/// `threads T refused R` for the parent.
+/// `threads T refused R seen S` for the parent.
 fn search_once(what: &str, allowed: usize) {
     ALLOWED.store(allowed, Relaxed);
     let mut moves = Vec::with_capacity(16);
-    let (threads, best) = if what == "mcts" {
+    // The threads it ran on and its move, or its error.
+    let answer = if what == "mcts" {
         let mut g = Bits::new();
         let mut o = MctsOptions {
             playouts: 500,
@@ -88,13 +89,7 @@ fn search_once(what: &str, allowed: usize) {
         let r = m.search_parallel(&mut g, &mut o);
         ARMED.store(false, Relaxed);
         minimax::search::Game::moves(&mut g, &mut moves).unwrap();
-        match r {
-            Ok(r) => (r.threads, r.best_move),
-            Err(e) => {
-                assert_eq!(e, GameError::OutOfMemory, "{what}, {allowed} allowed");
-                (0, None)
-            }
-        }
+        r.map(|r| (r.threads, r.best_move))
     } else {
         let mut g = TicTacToe::new();
         let mut o = Options {
@@ -111,18 +106,16 @@ fn search_once(what: &str, allowed: usize) {
         let r = search_parallel(&mut g, &mut o);
         ARMED.store(false, Relaxed);
         minimax::search::Game::moves(&mut g, &mut moves).unwrap();
-        match r {
-            Ok(r) => {
-                // Tic-tac-toe is a draw with best play (a published value).
-                assert_eq!(r.value, 0, "{what}, {allowed} allowed");
-                (r.threads, r.best_move)
-            }
-            Err(e) => {
-                assert_eq!(e, GameError::OutOfMemory, "{what}, {allowed} allowed");
-                (0, None)
-            }
-        }
+        r.map(|r| {
+            // Tic-tac-toe is a draw with best play (a published value).
+            assert_eq!(r.value, 0, "{what}, {allowed} allowed");
+            (r.threads, r.best_move)
+        })
     };
+    let (threads, best) = answer.unwrap_or_else(|e| {
+        assert_eq!(e, GameError::OutOfMemory, "{what}, {allowed} allowed");
+        (0, None)
+    });
     if threads > 0 {
         let best = best.expect("an answer has a move");
         assert!(moves.contains(&best), "{what}: a legal move");

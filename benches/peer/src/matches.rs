@@ -147,6 +147,13 @@ struct Side {
     over: u64,
 }
 
+impl Side {
+    /// The mean time a move, in milliseconds.
+    fn mean_ms(&self) -> f64 {
+        self.time.as_secs_f64() * 1e3 / self.moves as f64
+    }
+}
+
 /// The engine's settings a player uses: `today` is the engine as it was before issue 41.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tune {
@@ -395,7 +402,7 @@ pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [W
              {} of {} moves over {:.1} ms",
             s.depth as f64 / s.moves as f64,
             phases.join(" "),
-            s.time.as_secs_f64() * 1e3 / s.moves as f64,
+            s.mean_ms(),
             s.longest.as_secs_f64() * 1e3,
             s.over,
             s.moves,
@@ -432,7 +439,7 @@ fn targets(game: &str, ms: u64, who: [Who; 2], games: usize, score: f64, first: 
         met(score >= wanted && games >= 400)
     );
     if ms == 20 {
-        let mean_ms = first.time.as_secs_f64() * 1e3 / first.moves as f64;
+        let mean_ms = first.mean_ms();
         println!(
             "TARGET {game}, 20 ms: the engine's moves over 22 ms: {} of {}; its mean {mean_ms:.1} \
              ms (at least 12): {}",
