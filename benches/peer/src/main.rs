@@ -14,6 +14,8 @@
 //! match at `MS` milliseconds a move instead (`matches.rs`), on Connect Four, Othello or
 //! Breakthrough.
 
+extern crate ours as minimax; // the name examples/common/othello.rs uses
+
 mod breakthrough;
 mod hex;
 mod matches;
