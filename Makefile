@@ -27,7 +27,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test python-test tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -141,6 +141,20 @@ fuzz-smoke:
 
 test:
 	$(CARGO) test
+
+# The Python package (python/, issue 42): its wheel built by maturin, installed into a
+# fresh virtual environment under build/, and its tests run there by pytest (from the
+# top folder, so that the installed package is the one imported).
+PYTHON ?= python3
+PYENV = $(BUILD)/pyenv
+python-test:
+	rm -rf $(PYENV) $(BUILD)/wheels
+	$(PYTHON) -m venv $(PYENV)
+	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy
+	cd python && $(CURDIR)/$(PYENV)/bin/maturin build --release --quiet \
+	  --interpreter $(CURDIR)/$(PYENV)/bin/python --out $(CURDIR)/$(BUILD)/wheels
+	$(PYENV)/bin/pip install --quiet $(BUILD)/wheels/libminimax-*.whl
+	$(PYENV)/bin/pytest -q python/tests
 
 # The tests that run threads, under ThreadSanitizer (nightly; std rebuilt instrumented so
 # that its channels and locks are seen): the table's concurrent stores and probes, and

@@ -1,0 +1,69 @@
+"""libminimax: game-tree search on a Rust engine.
+
+- ``minimax`` and ``alphabeta``: the textbook functions over a complete binary tree of
+  leaf scores, with the C library's names, arguments and checks.
+- ``search``: alpha-beta, PVS, exact solving and the chance methods over any Python
+  object that plays a game (``moves()``, ``play(m)``, ``undo(m)``, ``outcome()``,
+  ``evaluate()``), or natively over the games of ``libminimax.games``.
+- ``Mcts``: Monte Carlo tree search with a solver, keeping its tree between moves.
+
+Errors: an exception raised by a game's method comes back as itself, the game in its
+position; a game that breaks the contract raises a ``GameError`` subclass; Ctrl-C stops a
+search and raises ``KeyboardInterrupt``. The library prints nothing.
+"""
+
+from ._native import (
+    BadBoundsError,
+    BadPriorsError,
+    BadWeightError,
+    ChanceNodeError,
+    ChanceRootError,
+    GameError,
+    Mcts,
+    MctsResult,
+    MoveStats,
+    NeedsBoundsError,
+    NegativeMoveCountError,
+    NoMovesNotOverError,
+    NoOutcomesError,
+    ScoreOutOfRangeError,
+    ScoreOutsideBoundsError,
+    SearchResult,
+    TooDeepError,
+    TooManyMovesError,
+    WeightSumOverflowError,
+    ZeroWeightsError,
+    __version__,
+    alphabeta,
+    minimax,
+    search,
+)
+from . import games
+
+__all__ = [
+    "BadBoundsError",
+    "BadPriorsError",
+    "BadWeightError",
+    "ChanceNodeError",
+    "ChanceRootError",
+    "GameError",
+    "Mcts",
+    "MctsResult",
+    "MoveStats",
+    "NeedsBoundsError",
+    "NegativeMoveCountError",
+    "NoMovesNotOverError",
+    "NoOutcomesError",
+    "ScoreOutOfRangeError",
+    "ScoreOutsideBoundsError",
+    "SearchResult",
+    "TooDeepError",
+    "TooManyMovesError",
+    "WeightSumOverflowError",
+    "ZeroWeightsError",
+    "__version__",
+    "alphabeta",
+    "games",
+    "minimax",
+    "search",
+]

@@ -1,0 +1,53 @@
+"""Games written in Rust, searched natively: the search releases the GIL and never calls
+into Python. Each also plays through the game protocol (``moves()``, ``play(m)``,
+``undo(m)``, ``outcome()``, ...), checked: an illegal move raises ``ValueError``.
+Moves are ints (see each class)."""
+
+from typing import Optional, Sequence
+
+from ._native import NativeGame
+
+__all__ = ["NativeGame", "TicTacToe", "ConnectFour", "Othello", "Hex", "Game2048"]
+
+
+class TicTacToe(NativeGame):
+    """Tic-tac-toe. Moves are cells 0-8, row by row; X (MAX) moves first; 1 a win for X."""
+
+    def __new__(cls) -> "TicTacToe":
+        return super().__new__(cls, "tic_tac_toe")
+
+
+class ConnectFour(NativeGame):
+    """Connect Four, 7 x 6, with threat ordering and Pons' score bounds; moves are
+    columns 0-6. ``moves`` is a line of column digits 1-7 from the empty board (Pons'
+    notation). A win scores ``(43 - n) // 2`` for the winner, ``n`` the stones after it."""
+
+    def __new__(cls, moves: str = "") -> "ConnectFour":
+        return super().__new__(cls, "connect_four", moves)
+
+
+class Othello(NativeGame):
+    """Othello 8x8: moves are squares 0-63 (8 * row + column) and 64 to pass; scores are
+    the side to move's (``view()`` is "side"): a disc-square table plus mobility, and
+    +-10,000 for a won or lost game."""
+
+    def __new__(cls) -> "Othello":
+        return super().__new__(cls, "othello")
+
+
+class Hex(NativeGame):
+    """Hex on a ``size`` x ``size`` board; moves are cells ``size * row + column``. Black
+    (MAX, first) joins the top and bottom rows; no evaluation (0)."""
+
+    def __new__(cls, size: int = 7) -> "Hex":
+        return super().__new__(cls, "hex", size)
+
+
+class Game2048(NativeGame):
+    """2048: the player (MAX) slides (0 left, 1 right, 2 up, 3 down), then a tile appears
+    (a chance step: outcome ``2 * cell`` a 2 with weight 9, ``2 * cell + 1`` a 4 with
+    weight 1). ``cells`` holds 16 tile exponents row by row (0 empty, 1 a 2, 11 2048);
+    by default one tile."""
+
+    def __new__(cls, cells: Optional[Sequence[int]] = None) -> "Game2048":
+        return super().__new__(cls, "game2048", None if cells is None else list(cells))

@@ -1,0 +1,307 @@
+//! Games written in Rust (`libminimax.games`): searched natively, the GIL released and
+//! no call into Python. Connect Four, Hex, 2048 and Othello are the examples' and the
+//! matches' own types, shared by path; tic-tac-toe is this package's. Each is one
+//! Python class (`NativeGame`, subclassed by name in `libminimax/games.py`) that also
+//! plays through the game protocol, checked: a move that is not legal is a `ValueError`.
+
+#[path = "../../../examples/connect4/game.rs"]
+mod connect4;
+#[path = "../../../examples/star/game2048.rs"]
+mod game2048;
+#[path = "../../../examples/hex/game.rs"]
+mod hex;
+#[path = "../../../examples/common/othello.rs"]
+mod othello;
+mod tictactoe;
+
+use std::sync::atomic::AtomicI32;
+
+use minimax::search::mcts::{Mcts, MctsResult};
+use minimax::search::{Fork, Game, Move, SearchResult, search_parallel};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::errors::from_status;
+use crate::options::{MctsArgs, SearchArgs};
+use crate::watch::detached;
+
+/// The games, by the name the Python classes pass.
+#[derive(Clone)]
+enum Kind {
+    TicTacToe(tictactoe::TicTacToe),
+    ConnectFour(Box<connect4::Position>), // 1.5 KB: boxed, as the others are small
+    Othello(othello::Othello),
+    Hex(hex::Hex),
+    Game2048(game2048::Game2048),
+}
+
+impl Kind {
+    fn game(&mut self) -> &mut dyn Game {
+        match self {
+            Kind::TicTacToe(g) => g,
+            Kind::ConnectFour(g) => &mut **g,
+            Kind::Othello(g) => g,
+            Kind::Hex(g) => g,
+            Kind::Game2048(g) => g,
+        }
+    }
+}
+
+/// A game written in Rust. Moves are ints: tic-tac-toe's cells 0-8 (row by row),
+/// Connect Four's columns 0-6, Othello's squares 0-63 (8 * row + column) and 64 to pass,
+/// Hex's cells (size * row + column), 2048's slides 0-3 (left, right, up, down) and its
+/// tiles 2 * cell (a 2) or 2 * cell + 1 (a 4).
+#[pyclass(subclass, module = "libminimax.games", name = "NativeGame")]
+#[derive(Clone)]
+pub struct Native {
+    name: &'static str,
+    kind: Kind,
+    /// The moves played through `play`, for `undo`'s check.
+    line: Vec<Move>,
+}
+
+fn bad(what: String) -> PyErr {
+    PyValueError::new_err(what)
+}
+
+#[pymethods]
+impl Native {
+    /// `name` is one of "tic_tac_toe", "connect_four" (`setup`: a line of column digits
+    /// 1-7, Pons' notation), "othello", "hex" (`setup`: the board's size, default 7),
+    /// "game2048" (`setup`: 16 tile exponents row by row, 0 for empty; default one tile).
+    #[new]
+    #[pyo3(signature = (name, setup = None))]
+    fn new(name: &str, setup: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let (name, kind) = match name {
+            "tic_tac_toe" => ("tic_tac_toe", Kind::TicTacToe(Default::default())),
+            "connect_four" => {
+                let line: String = setup.map(|s| s.extract()).transpose()?.unwrap_or_default();
+                let p = connect4::Position::setup(&line)
+                    .map_err(|e| bad(format!("the line {line:?}: {e}")))?;
+                ("connect_four", Kind::ConnectFour(Box::new(p)))
+            }
+            "othello" => ("othello", Kind::Othello(othello::Othello::new())),
+            "hex" => {
+                let n: usize = setup.map(|s| s.extract()).transpose()?.unwrap_or(7);
+                if !(1..=19).contains(&n) {
+                    return Err(bad(format!("a Hex board of size {n}: sizes are 1 to 19")));
+                }
+                ("hex", Kind::Hex(hex::Hex::new(n)))
+            }
+            "game2048" => {
+                let g = match setup {
+                    None => game2048::Game2048::random(0, 0),
+                    Some(s) => {
+                        let cells: [u8; 16] = s.extract().map_err(|_| {
+                            bad("a 2048 board is 16 tile exponents (0 to 17)".into())
+                        })?;
+                        if cells.iter().any(|&c| c > 17) {
+                            return Err(bad("a 2048 tile exponent is at most 17".into()));
+                        }
+                        game2048::Game2048::new(cells)
+                    }
+                };
+                ("game2048", Kind::Game2048(g))
+            }
+            _ => {
+                return Err(bad(format!(
+                    "no native game '{name}': tic_tac_toe, connect_four, othello, hex, game2048"
+                )));
+            }
+        };
+        Ok(Native {
+            name,
+            kind,
+            line: Vec::new(),
+        })
+    }
+
+    /// The game's name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The moves played through `play` and not taken back.
+    #[getter]
+    fn line(&self) -> Vec<Move> {
+        self.line.clone()
+    }
+
+    /// The legal moves, best first (none at a chance step: see `outcomes`).
+    fn moves(&mut self) -> PyResult<Vec<Move>> {
+        let g = self.kind.game();
+        let mut out = Vec::new();
+        if g.outcome().is_none() && !g.is_chance() {
+            g.moves(&mut out).map_err(from_status)?;
+        }
+        Ok(out)
+    }
+
+    /// Plays `mv`, a legal move (or, at a chance step, an outcome).
+    fn play(&mut self, mv: Move) -> PyResult<()> {
+        let legal = if self.kind.game().is_chance() {
+            self.outcomes()?.iter().any(|&(m, _)| m == mv)
+        } else {
+            self.moves()?.contains(&mv)
+        };
+        if !legal {
+            return Err(bad(format!("{mv} is not a legal move here")));
+        }
+        self.kind.game().play(mv);
+        self.line.push(mv);
+        Ok(())
+    }
+
+    /// Takes back `mv`, the last move played.
+    fn undo(&mut self, mv: Move) -> PyResult<()> {
+        match self.line.last() {
+            Some(&last) if last == mv => {
+                self.kind.game().undo(mv);
+                self.line.pop();
+                Ok(())
+            }
+            Some(&last) => Err(bad(format!("{mv} is not the last move played ({last} is)"))),
+            None => Err(bad(format!("{mv} was not played: no move has been"))),
+        }
+    }
+
+    /// The final score in MAX's view if the game is over, else `None`.
+    fn outcome(&mut self) -> Option<i32> {
+        self.kind.game().outcome()
+    }
+
+    /// The game's heuristic score, in the view `view()` names.
+    fn evaluate(&mut self) -> i32 {
+        self.kind.game().evaluate()
+    }
+
+    /// Whose view `outcome` and `evaluate` take: "max" or "side" (the side to move's).
+    fn view(&mut self) -> &'static str {
+        match self.kind.game().score_view() {
+            minimax::search::ScoreView::Max => "max",
+            minimax::search::ScoreView::SideToMove => "side",
+        }
+    }
+
+    fn hash(&mut self) -> Option<u64> {
+        self.kind.game().hash()
+    }
+
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.kind.game().max_to_move()
+    }
+
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        self.kind.game().bounds()
+    }
+
+    fn is_chance(&mut self) -> bool {
+        self.kind.game().is_chance()
+    }
+
+    /// At a chance step, the outcomes and their weights.
+    fn outcomes(&mut self) -> PyResult<Vec<(Move, f64)>> {
+        let g = self.kind.game();
+        let mut out = Vec::new();
+        if g.is_chance() {
+            g.outcomes(&mut out).map_err(from_status)?;
+        }
+        Ok(out)
+    }
+
+    /// A copy in the same position.
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<libminimax.games {} after {:?}>", self.name, self.line)
+    }
+}
+
+/// A search of a native game, whatever its type: `Kind::search` calls it with the game.
+trait Searcher {
+    type Out;
+    fn search<G: Game + Fork + Send + 'static>(self, game: &mut G) -> Self::Out;
+}
+
+impl Kind {
+    fn search<S: Searcher>(&mut self, s: S) -> S::Out {
+        match self {
+            Kind::TicTacToe(g) => s.search(g),
+            Kind::ConnectFour(g) => s.search(&mut **g),
+            Kind::Othello(g) => s.search(g),
+            Kind::Hex(g) => s.search(g),
+            Kind::Game2048(g) => s.search(g),
+        }
+    }
+}
+
+/// `game` as a native game, borrowed for a search; `None` if it is not one.
+fn native<'py>(game: &Bound<'py, PyAny>) -> PyResult<Option<PyRefMut<'py, Native>>> {
+    let Ok(native) = game.cast::<Native>() else {
+        return Ok(None);
+    };
+    let this = native
+        .try_borrow_mut()
+        .map_err(|_| PyRuntimeError::new_err("the game is being searched already"))?;
+    Ok(Some(this))
+}
+
+struct AlphaBeta<'a, 'py> {
+    py: Python<'py>,
+    args: &'a SearchArgs,
+}
+
+impl Searcher for AlphaBeta<'_, '_> {
+    type Out = PyResult<SearchResult>;
+    fn search<G: Game + Fork + Send + 'static>(self, g: &mut G) -> Self::Out {
+        let stop = AtomicI32::new(0);
+        let work = || search_parallel(g, &mut self.args.options(&stop));
+        detached(self.py, &stop, work)?.map_err(from_status)
+    }
+}
+
+struct MonteCarlo<'a, 'py> {
+    py: Python<'py>,
+    tree: &'a mut Mcts,
+    args: &'a MctsArgs,
+}
+
+impl Searcher for MonteCarlo<'_, '_> {
+    type Out = PyResult<MctsResult>;
+    fn search<G: Game + Fork + Send + 'static>(self, g: &mut G) -> Self::Out {
+        let stop = AtomicI32::new(0);
+        let (tree, args) = (self.tree, self.args);
+        let work = || tree.search_parallel(g, &mut args.options(&stop));
+        detached(self.py, &stop, work)?.map_err(from_status)
+    }
+}
+
+/// A search of `game` if it is a native game (`None` if it is not).
+pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<SearchResult>> {
+    let Some(mut this) = native(game)? else {
+        return Ok(None);
+    };
+    let py = game.py();
+    this.kind.search(AlphaBeta { py, args }).map(Some)
+}
+
+/// An MCTS search of `game` if it is a native game (`None` if it is not).
+pub fn mcts(
+    game: &Bound<'_, PyAny>,
+    tree: &mut Mcts,
+    args: &MctsArgs,
+) -> PyResult<Option<MctsResult>> {
+    let Some(mut this) = native(game)? else {
+        return Ok(None);
+    };
+    let py = game.py();
+    this.kind.search(MonteCarlo { py, tree, args }).map(Some)
+}
+
+/// Adds `NativeGame` to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Native>()
+}

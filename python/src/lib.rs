@@ -1,0 +1,35 @@
+//! The Python face of libminimax (issue 42): a layer beside the C ABI, as thin as it can
+//! be. The algorithms are the library's; this crate turns Python objects into games and
+//! options, results into Python objects, and statuses into exceptions. The package
+//! `libminimax` (python/libminimax) re-exports what this module defines.
+
+mod errors;
+mod games;
+mod interrupt;
+mod leaves;
+mod mcts;
+mod moves;
+mod options;
+mod pygame;
+mod results;
+mod search;
+mod textbook;
+mod watch;
+
+use pyo3::prelude::*;
+
+/// The native module: `libminimax._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(textbook::minimax, m)?)?;
+    m.add_function(wrap_pyfunction!(textbook::alphabeta, m)?)?;
+    m.add_function(wrap_pyfunction!(search::search, m)?)?;
+    m.add_class::<results::SearchResult>()?;
+    m.add_class::<mcts::Mcts>()?;
+    m.add_class::<results::MctsResult>()?;
+    m.add_class::<results::MoveStats>()?;
+    games::register(m)?;
+    errors::register(m)?;
+    Ok(())
+}

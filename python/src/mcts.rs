@@ -1,0 +1,152 @@
+//! `Mcts`: Monte Carlo tree search that keeps its tree between moves.
+
+use std::sync::atomic::AtomicI32;
+
+use minimax::search::mcts::{Mcts as Tree, Reward};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::games;
+use crate::interrupt::Deferred;
+use crate::moves::MoveMap;
+use crate::options::{self, MctsArgs};
+use crate::pygame::PyGame;
+use crate::results::MctsResult;
+
+/// Monte Carlo tree search (UCT, or PUCT with a game's `priors()`), with a solver that
+/// proves wins and losses, keeping its tree between searches: after a move is played,
+/// `advance(move)` keeps what the search learnt below it.
+#[pyclass(module = "libminimax")]
+pub struct Mcts {
+    tree: Tree,
+    map: MoveMap,
+    exploration: f64,
+    reward: Reward,
+    playout_depth: u32,
+    max_nodes: usize,
+    seed: u64,
+    open_loop: bool,
+}
+
+#[pymethods]
+impl Mcts {
+    /// `reward` is "sign" (a win 1, a draw 0.5, a loss 0; a cut-off playout's
+    /// evaluation `e` gives `1 / (1 + exp(-e / eval_scale))`) or "scaled" (scores
+    /// scaled into [0, 1] by the game's `bounds()`). `playout_depth` 0 plays to the end.
+    #[new]
+    #[pyo3(signature = (
+        *, exploration = std::f64::consts::SQRT_2, reward = "sign", eval_scale = 1.0,
+        playout_depth = 0, max_nodes = 1 << 22, seed = 0x5EED, open_loop = false
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        exploration: f64,
+        reward: &str,
+        eval_scale: f64,
+        playout_depth: u32,
+        max_nodes: usize,
+        seed: u64,
+        open_loop: bool,
+    ) -> PyResult<Self> {
+        if !(exploration >= 0.0 && exploration.is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "exploration={exploration} is not a finite number at least 0"
+            )));
+        }
+        let reward = match reward {
+            "sign" if eval_scale > 0.0 && eval_scale.is_finite() => {
+                Reward::Sign { scale: eval_scale }
+            }
+            "sign" => {
+                return Err(PyValueError::new_err(format!(
+                    "eval_scale={eval_scale} is not a finite number above 0"
+                )));
+            }
+            "scaled" => Reward::Scaled,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "reward='{reward}' is not 'sign' or 'scaled'"
+                )));
+            }
+        };
+        Ok(Mcts {
+            tree: Tree::new(),
+            map: MoveMap::new(py),
+            exploration,
+            reward,
+            playout_depth,
+            max_nodes,
+            seed,
+            open_loop,
+        })
+    }
+
+    /// Searches `game` from its position, which must be the tree's root: the last
+    /// search's position with the moves given to `advance` since (else the tree is
+    /// cleared when the root does not match). Stops after `playouts` (default 10,000
+    /// when no `time` is given) or `time` seconds. `threads` applies to native games.
+    #[pyo3(signature = (game, playouts = None, time = None, threads = 1, max_at_root = true))]
+    fn search(
+        &mut self,
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        playouts: Option<u64>,
+        time: Option<f64>,
+        threads: i64,
+        max_at_root: bool,
+    ) -> PyResult<MctsResult> {
+        let time_limit = options::seconds(time)?;
+        let playouts = match (playouts, time_limit) {
+            (Some(0), _) => {
+                return Err(PyValueError::new_err(
+                    "playouts=0: a playout limit is at least 1 (None for none)",
+                ));
+            }
+            (Some(p), _) => p,
+            (None, None) => 10_000,
+            (None, Some(_)) => 0,
+        };
+        let threads = options::thread_count(threads)?;
+        let args = MctsArgs {
+            playouts,
+            time: time_limit,
+            threads,
+            max_at_root,
+            exploration: self.exploration,
+            reward: self.reward,
+            playout_depth: self.playout_depth,
+            max_nodes: self.max_nodes,
+            seed: self.seed,
+            open_loop: self.open_loop,
+        };
+        if let Some(result) = games::mcts(game, &mut self.tree, &args)? {
+            return MctsResult::new(py, &self.map, result, false);
+        }
+        let _deferred = Deferred::install(py)?;
+        let stop = AtomicI32::new(0);
+        let mut adapter = PyGame::new(game, minimax::search::ScoreView::Max, &mut self.map, &stop)?;
+        let result = self.tree.search(&mut adapter, &mut args.options(&stop));
+        let result = adapter.finish(result)?;
+        MctsResult::new(py, &self.map, result, true)
+    }
+
+    /// Keeps the subtree of `move`, just played from the root; a move the tree does not
+    /// hold clears it.
+    fn advance(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.map.number(r#move)?;
+        self.tree.advance(n);
+        Ok(())
+    }
+
+    /// Forgets the tree.
+    fn clear(&mut self) {
+        self.tree.clear();
+    }
+
+    /// Nodes in the tree.
+    #[getter]
+    fn nodes(&self) -> usize {
+        self.tree.nodes()
+    }
+}

@@ -1,0 +1,348 @@
+//! A Python object as the engine's `Game`. Its methods are looked up once. An exception
+//! in any of them is kept, the search is asked to stop, and the adapter then plays
+//! nothing more: it only takes back the moves that were really played, so that the game
+//! is back in its position when the exception is raised again to the caller.
+
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+
+use minimax::search::{Game, GameError, Move, ScoreView};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use crate::errors::from_status;
+use crate::interrupt;
+use crate::moves::MoveMap;
+
+/// Calls between two looks for a signal (Ctrl-C) that no Python code has run yet.
+const SIGNAL_EVERY: u32 = 1024;
+
+/// The game's methods.
+struct Methods<'py> {
+    moves: Bound<'py, PyAny>,
+    play: Bound<'py, PyAny>,
+    undo: Bound<'py, PyAny>,
+    outcome: Bound<'py, PyAny>,
+    evaluate: Option<Bound<'py, PyAny>>,
+    hash: Option<Bound<'py, PyAny>>,
+    max_to_move: Option<Bound<'py, PyAny>>,
+    bounds: Option<Bound<'py, PyAny>>,
+    is_chance: Option<Bound<'py, PyAny>>,
+    outcomes: Option<Bound<'py, PyAny>>,
+    priors: Option<Bound<'py, PyAny>>,
+    noisy_moves: Option<Bound<'py, PyAny>>,
+    null_move: Option<Bound<'py, PyAny>>,
+}
+
+/// A Python game searched on the calling thread, the GIL held.
+pub struct PyGame<'py, 'a> {
+    py: Python<'py>,
+    f: Methods<'py>,
+    map: &'a mut MoveMap,
+    stop: &'a AtomicI32,
+    view: ScoreView,
+    /// The first exception a method raised.
+    error: Option<PyErr>,
+    /// For each move the engine has played and not taken back: whether the game played it.
+    applied: Vec<bool>,
+    calls: u32,
+}
+
+/// `obj.name` if it has it (an `AttributeError` is `None`; another error is raised).
+fn optional<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    match obj.getattr(name) {
+        Ok(f) if f.is_none() => Ok(None),
+        Ok(f) => Ok(Some(f)),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyAttributeError>(obj.py()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn required<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    optional(obj, name)?.ok_or_else(|| {
+        let ty = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "a game needs moves(), play(m), undo(m) and outcome(); this {ty} has no {name}()"
+        ))
+    })
+}
+
+impl<'py, 'a> PyGame<'py, 'a> {
+    /// The adapter for `obj`, whose scores take `view`. `evaluate` may be missing when
+    /// the search never stops at a depth limit (an exact solve, MCTS playing to the end);
+    /// it is then 0.
+    pub fn new(
+        obj: &Bound<'py, PyAny>,
+        view: ScoreView,
+        map: &'a mut MoveMap,
+        stop: &'a AtomicI32,
+    ) -> PyResult<Self> {
+        let f = Methods {
+            moves: required(obj, "moves")?,
+            play: required(obj, "play")?,
+            undo: required(obj, "undo")?,
+            outcome: required(obj, "outcome")?,
+            evaluate: optional(obj, "evaluate")?,
+            hash: optional(obj, "hash")?,
+            max_to_move: optional(obj, "max_to_move")?,
+            bounds: optional(obj, "bounds")?,
+            is_chance: optional(obj, "is_chance")?,
+            outcomes: optional(obj, "outcomes")?,
+            priors: optional(obj, "priors")?,
+            noisy_moves: optional(obj, "noisy_moves")?,
+            null_move: optional(obj, "null_move")?,
+        };
+        Ok(PyGame {
+            py: obj.py(),
+            f,
+            map,
+            stop,
+            view,
+            error: None,
+            applied: Vec::new(),
+            calls: 0,
+        })
+    }
+
+    /// The search's answer, or the exception a method raised (which wins over a status:
+    /// the status came of the search stopping for it).
+    pub fn finish<T>(mut self, result: Result<T, GameError>) -> PyResult<T> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        result.map_err(from_status)
+    }
+
+    /// Keeps the first exception and asks the search to stop.
+    fn fail(&mut self, e: PyErr) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        self.stop.store(1, Relaxed);
+    }
+
+    /// Stops the search for a deferred Ctrl-C (`interrupt.rs`), and looks for other
+    /// pending signals now and then: a game whose methods are written in C runs no
+    /// Python code that would.
+    fn tick(&mut self) {
+        if interrupt::taken() {
+            self.fail(PyKeyboardInterrupt::new_err(()));
+        }
+        self.calls += 1;
+        if self.calls % SIGNAL_EVERY == 0 {
+            if let Err(e) = self.py.check_signals() {
+                self.fail(e);
+            }
+        }
+    }
+
+    /// Appends the moves `f()` lists to `out`, as numbers.
+    fn list(&mut self, f: &Bound<'py, PyAny>, out: &mut Vec<Move>) -> PyResult<()> {
+        for mv in f.call0()?.try_iter()? {
+            let n = self.map.number(&mv?)?;
+            out.try_reserve(1)
+                .map_err(|_| from_status(GameError::OutOfMemory))?;
+            out.push(n);
+        }
+        Ok(())
+    }
+
+    /// Calls `f(mv)` for the move numbered `mv`.
+    fn call_with_move(&self, f: &Bound<'py, PyAny>, mv: Move) -> PyResult<Bound<'py, PyAny>> {
+        f.call1((self.map.object(self.py, mv)?,))
+    }
+
+    /// `f()`, or `None` after an exception or when `f` raises one (kept).
+    fn ask(&mut self, f: Option<&Bound<'py, PyAny>>) -> Option<Bound<'py, PyAny>> {
+        if self.error.is_some() {
+            return None;
+        }
+        match f?.call0() {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.fail(e);
+                None
+            }
+        }
+    }
+
+    /// `f()` converted by `convert` (`None` stays `None`), with the conversion's own
+    /// exception if it does not convert.
+    fn ask_for<T>(
+        &mut self,
+        f: Option<Bound<'py, PyAny>>,
+        convert: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>,
+    ) -> Option<T> {
+        let v = self.ask(f.as_ref())?;
+        if v.is_none() {
+            return None;
+        }
+        convert(&v).map_err(|e| self.fail(e)).ok()
+    }
+}
+
+impl Game for PyGame<'_, '_> {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        if self.error.is_some() {
+            // Unwinding after an exception: the status is replaced by it.
+            return Err(GameError::NoMovesNotOver);
+        }
+        self.tick();
+        let f = self.f.moves.clone();
+        if let Err(e) = self.list(&f, out) {
+            self.fail(e);
+            return Err(GameError::NoMovesNotOver);
+        }
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.tick();
+        let played = self.error.is_none() && {
+            match self.call_with_move(&self.f.play, mv) {
+                Ok(_) => true,
+                Err(e) => {
+                    self.fail(e);
+                    false
+                }
+            }
+        };
+        self.applied.push(played);
+    }
+    fn undo(&mut self, mv: Move) {
+        if self.applied.pop() == Some(true) {
+            if let Err(e) = self.call_with_move(&self.f.undo, mv) {
+                self.fail(e);
+            }
+        }
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        let f = Some(self.f.outcome.clone());
+        self.ask_for(f, |v| v.extract::<i32>())
+    }
+    fn evaluate(&mut self) -> i32 {
+        let f = self.f.evaluate.clone();
+        self.ask_for(f, |v| v.extract::<i32>()).unwrap_or(0)
+    }
+    fn hash(&mut self) -> Option<u64> {
+        let f = self.f.hash.clone()?;
+        let v = self.ask(Some(&f))?;
+        if let Ok(h) = v.extract::<u64>() {
+            return Some(h);
+        }
+        if let Ok(h) = v.extract::<i64>() {
+            return Some(h as u64);
+        }
+        match v.hash() {
+            Ok(h) => Some(h as u64),
+            Err(e) => {
+                self.fail(e);
+                Some(0)
+            }
+        }
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        let f = self.f.max_to_move.clone()?;
+        self.ask_for(Some(f), |v| v.extract::<bool>())
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        let f = self.f.bounds.clone()?;
+        self.ask_for(Some(f), |v| v.extract::<(i32, i32)>())
+    }
+    fn score_view(&mut self) -> ScoreView {
+        self.view
+    }
+    fn is_chance(&mut self) -> bool {
+        let Some(f) = self.f.is_chance.clone() else {
+            return false;
+        };
+        self.ask_for(Some(f), |v| v.extract::<bool>())
+            .unwrap_or(false)
+    }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        if self.error.is_some() {
+            return Err(GameError::NoOutcomes);
+        }
+        let Some(f) = self.f.outcomes.clone() else {
+            let e = PyTypeError::new_err("the game has is_chance() but no outcomes()");
+            self.fail(e);
+            return Err(GameError::NoOutcomes);
+        };
+        let listed = (|| -> PyResult<()> {
+            for pair in f.call0()?.try_iter()? {
+                let (mv, weight): (Bound<'_, PyAny>, f64) = pair?.extract()?;
+                let n = self.map.number(&mv)?;
+                out.try_reserve(1)
+                    .map_err(|_| from_status(GameError::OutOfMemory))?;
+                out.push((n, weight));
+            }
+            Ok(())
+        })();
+        listed.map_err(|e| {
+            self.fail(e);
+            GameError::NoOutcomes
+        })
+    }
+    fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
+        let Some(f) = self.f.priors.clone() else {
+            return false;
+        };
+        if self.error.is_some() {
+            return false;
+        }
+        let given = (|| -> PyResult<bool> {
+            let objects = moves
+                .iter()
+                .map(|&m| self.map.object(self.py, m))
+                .collect::<PyResult<Vec<_>>>()?;
+            let weights = f.call1((PyList::new(self.py, objects)?,))?;
+            if weights.is_none() {
+                return Ok(false);
+            }
+            let weights: Vec<f64> = weights.extract()?;
+            if weights.len() != out.len() {
+                return Err(PyValueError::new_err(format!(
+                    "priors() gave {} weights for {} moves",
+                    weights.len(),
+                    out.len()
+                )));
+            }
+            out.copy_from_slice(&weights);
+            Ok(true)
+        })();
+        given.unwrap_or_else(|e| {
+            self.fail(e);
+            false
+        })
+    }
+    fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        let Some(f) = self.f.noisy_moves.clone() else {
+            return Ok(());
+        };
+        if self.error.is_some() {
+            return Err(GameError::NoMovesNotOver);
+        }
+        if let Err(e) = self.list(&f, out) {
+            self.fail(e);
+            return Err(GameError::NoMovesNotOver);
+        }
+        Ok(())
+    }
+    fn null_move(&mut self) -> Option<Move> {
+        let f = self.f.null_move.clone()?;
+        let mv = self.ask(Some(&f))?;
+        if mv.is_none() {
+            return None;
+        }
+        match self.map.number(&mv) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                self.fail(e);
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! `search()`: a native game natively, any other object through the game protocol.
+
+use std::sync::atomic::AtomicI32;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::games;
+use crate::interrupt::Deferred;
+use crate::moves::MoveMap;
+use crate::options::{self, SearchArgs};
+use crate::pygame::PyGame;
+use crate::results::SearchResult;
+
+/// Searches `game` from its position and returns the best move and the value (in MAX's
+/// view). `game` is a native game (`libminimax.games`), searched without the GIL, or any
+/// object with `moves()`, `play(m)`, `undo(m)`, `outcome()` and `evaluate()` (and
+/// optionally `hash()`, `max_to_move()`, `bounds()`, `is_chance()`, `outcomes()`,
+/// `noisy_moves()`, `null_move()`), searched on the calling thread. An exception in one of
+/// its methods stops the search and is raised again, the game back in its position.
+#[pyfunction]
+#[pyo3(signature = (
+    game, method = "alphabeta", depth = None, time = None, nodes = None, threads = 1,
+    table_mb = 16.0, *, view = "max", max_at_root = true, killers = false,
+    history = false, lmr = false, aspiration = false, time_management = false,
+    quiescence = false, null_move = false, refine_distance = true, deepening = true
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn search(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    method: &str,
+    depth: Option<i64>,
+    time: Option<f64>,
+    nodes: Option<i64>,
+    threads: i64,
+    table_mb: f64,
+    view: &str,
+    max_at_root: bool,
+    killers: bool,
+    history: bool,
+    lmr: bool,
+    aspiration: bool,
+    time_management: bool,
+    quiescence: bool,
+    null_move: bool,
+    refine_distance: bool,
+    deepening: bool,
+) -> PyResult<SearchResult> {
+    let depth = match depth {
+        None => None,
+        Some(d) if d >= 0 => Some(u32::try_from(d).unwrap_or(u32::MAX)),
+        Some(d) => return Err(PyValueError::new_err(format!("depth={d} is negative"))),
+    };
+    let nodes = match nodes {
+        None => 0,
+        Some(n) if n >= 1 => n as u64,
+        Some(n) => {
+            return Err(PyValueError::new_err(format!(
+                "nodes={n}: a node limit is at least 1 (None for none)"
+            )));
+        }
+    };
+    let args = SearchArgs {
+        method: options::method(method)?,
+        depth,
+        time: options::seconds(time)?,
+        nodes,
+        threads: options::thread_count(threads)?,
+        table_bytes: options::table_bytes(table_mb)?,
+        view: options::view(view)?,
+        max_at_root,
+        killers,
+        history,
+        lmr,
+        aspiration,
+        time_management,
+        quiescence,
+        null_move,
+        refine_distance,
+        deepening,
+    };
+    let map = MoveMap::new(py);
+    if let Some(result) = games::search(game, &args)? {
+        return SearchResult::new(py, &map, result, false);
+    }
+    let mut map = map;
+    let _deferred = Deferred::install(py)?;
+    let stop = AtomicI32::new(0);
+    let mut adapter = PyGame::new(game, args.view, &mut map, &stop)?;
+    let result = minimax::search::search(&mut adapter, &mut args.options(&stop));
+    let result = adapter.finish(result)?;
+    SearchResult::new(py, &map, result, true)
+}
