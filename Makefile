@@ -144,13 +144,14 @@ test:
 
 # The Python package (python/, issue 42): its wheel built by maturin, installed into a
 # fresh virtual environment under build/, and its tests run there by pytest (from the
-# top folder, so that the installed package is the one imported).
+# top folder, so that the installed package is the one imported), OpenSpiel's and Ray's
+# with their packages (the library itself is for the test of a C game by address).
 PYTHON ?= python3
 PYENV = $(BUILD)/pyenv
-python-test:
+python-test: lib
 	rm -rf $(PYENV) $(BUILD)/wheels
 	$(PYTHON) -m venv $(PYENV)
-	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy
+	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy open_spiel ray
 	cd python && $(CURDIR)/$(PYENV)/bin/maturin build --release --quiet \
 	  --interpreter $(CURDIR)/$(PYENV)/bin/python --out $(CURDIR)/$(BUILD)/wheels
 	$(PYENV)/bin/pip install --quiet $(BUILD)/wheels/libminimax-*.whl

@@ -6,6 +6,8 @@
   object that plays a game (``moves()``, ``play(m)``, ``undo(m)``, ``outcome()``,
   ``evaluate()``), or natively over the games of ``libminimax.games``.
 - ``Mcts``: Monte Carlo tree search with a solver, keeping its tree between moves.
+- ``CGame``: a game written in C (an ``mm_game`` by its address), searched natively.
+- ``libminimax.openspiel``: OpenSpiel's games (``pyspiel`` states).
 
 Errors: an exception raised by a game's method comes back as itself, the game in its
 position; a game that breaks the contract raises a ``GameError`` subclass; Ctrl-C stops a
@@ -16,6 +18,7 @@ from ._native import (
     BadBoundsError,
     BadPriorsError,
     BadWeightError,
+    CGame,
     ChanceNodeError,
     ChanceRootError,
     GameError,
@@ -44,6 +47,7 @@ __all__ = [
     "BadBoundsError",
     "BadPriorsError",
     "BadWeightError",
+    "CGame",
     "ChanceNodeError",
     "ChanceRootError",
     "GameError",

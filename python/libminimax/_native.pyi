@@ -141,6 +141,11 @@ class Mcts:
 
 _G = TypeVar("_G", bound="NativeGame")
 
+class CGame:
+    def __init__(self, address: int, owner: Any = None, max_moves: int = 256) -> None: ...
+    @property
+    def address(self) -> int: ...
+
 class NativeGame:
     def __new__(cls: Type[_G], name: str, setup: Any = None) -> _G: ...
     @property

@@ -3,6 +3,7 @@
 //! options, results into Python objects, and statuses into exceptions. The package
 //! `libminimax` (python/libminimax) re-exports what this module defines.
 
+mod cgame;
 mod errors;
 mod games;
 mod interrupt;
@@ -26,6 +27,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(textbook::alphabeta, m)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_class::<results::SearchResult>()?;
+    m.add_class::<cgame::CGame>()?;
     m.add_class::<mcts::Mcts>()?;
     m.add_class::<results::MctsResult>()?;
     m.add_class::<results::MoveStats>()?;

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicI32;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::cgame;
 use crate::games;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
@@ -82,6 +83,9 @@ pub fn search(
     };
     let map = MoveMap::new(py);
     if let Some(result) = games::search(game, &args)? {
+        return SearchResult::new(py, &map, result, false);
+    }
+    if let Some(result) = cgame::search(game, &args)? {
         return SearchResult::new(py, &map, result, false);
     }
     let mut map = map;

@@ -1,0 +1,147 @@
+"""OpenSpiel games searched by libminimax: any two-player zero-sum perfect-information
+``pyspiel`` state, by alpha-beta, exact solving and MCTS, and with chance steps by the
+chance methods (expectimax, Star1, Star2) and MCTS.
+
+``SpielGame(state)`` is a game for ``libminimax.search`` and ``libminimax.Mcts``. It plays
+on its own clone of ``state``, with ``apply_action`` and ``undo_action`` where the game
+has ``undo_action`` (found by trying it once on another clone), and on a stack of
+children where it does not. Player 0 is MAX; scores are player 0's returns times
+``scale``, rounded to ints, and the game's utility range (times ``scale``) bounds them.
+``evaluate`` (a function of a state, player 0's view, an int) scores positions at a
+depth limit (and the bounds are then not given: an evaluation may lie outside them);
+without it they score 0. ``hash=True`` turns on the table (a hash of the state's string).
+
+Written from OpenSpiel's documented Python API (``pyspiel.State``); it imports nothing
+of OpenSpiel's own algorithms.
+"""
+
+import contextlib
+import os
+from typing import Any, Callable, List, Optional, Tuple
+
+import libminimax
+
+__all__ = ["SpielGame", "search"]
+
+
+@contextlib.contextmanager
+def _quiet_stderr():
+    """OpenSpiel's C++ prints to the process's stderr when a game has no undo_action;
+    the probe below is not worth a line there."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _has_undo(state) -> bool:
+    """Whether the game of ``state`` takes back a move with ``undo_action``."""
+    probe = state.clone()
+    while probe.is_chance_node():
+        probe.apply_action(probe.chance_outcomes()[0][0])
+    if probe.is_terminal():
+        return False
+    player, action = probe.current_player(), probe.legal_actions()[0]
+    before = probe.history()
+    probe.apply_action(action)
+    try:
+        with _quiet_stderr():
+            probe.undo_action(player, action)
+    except Exception:  # pyspiel.SpielError: "UndoAction function is not overridden"
+        return False
+    return probe.history() == before
+
+
+class SpielGame:
+    """A ``pyspiel`` state as a game for ``libminimax.search`` and ``Mcts``."""
+
+    def __init__(
+        self,
+        state: Any,
+        evaluate: Optional[Callable[[Any], int]] = None,
+        scale: int = 1,
+        undo: Optional[bool] = None,
+        hash: bool = False,
+    ):
+        game = state.get_game()
+        kind = game.get_type()
+        import pyspiel
+
+        if game.num_players() != 2:
+            raise ValueError(f"{kind.short_name} has {game.num_players()} players, not 2")
+        if kind.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
+            raise ValueError(f"{kind.short_name} is not zero-sum")
+        if kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+            raise ValueError(f"{kind.short_name} is not a perfect-information game")
+        if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            raise ValueError(f"{kind.short_name} is not sequential")
+        self.state = state.clone()
+        self.scale = scale
+        self.value_function = evaluate
+        self.use_undo = _has_undo(state) if undo is None else undo
+        self._undo: List[Any] = []  # the movers (undo_action) or the parents (clones)
+        self._lo = round(game.min_utility() * scale)
+        self._hi = round(game.max_utility() * scale)
+        if not hash:
+            self.hash = None  # no table: the search looks the method up and finds none
+        if evaluate is not None:
+            # The returns' range bounds final scores only; an evaluation may lie outside
+            # it, and bounds would then cut off what it says.
+            self.bounds = None
+
+    def moves(self) -> List[int]:
+        s = self.state
+        if s.is_terminal() or s.is_chance_node():
+            return []
+        return s.legal_actions()
+
+    def play(self, action: int) -> None:
+        if self.use_undo:
+            self._undo.append(self.state.current_player())
+            self.state.apply_action(action)
+        else:
+            self._undo.append(self.state)
+            self.state = self.state.child(action)
+
+    def undo(self, action: int) -> None:
+        if self.use_undo:
+            self.state.undo_action(self._undo.pop(), action)
+        else:
+            self.state = self._undo.pop()
+
+    def outcome(self) -> Optional[int]:
+        if not self.state.is_terminal():
+            return None
+        return round(self.state.returns()[0] * self.scale)
+
+    def evaluate(self) -> int:
+        return 0 if self.value_function is None else self.value_function(self.state)
+
+    def max_to_move(self) -> Optional[bool]:
+        player = self.state.current_player()
+        return player == 0 if player in (0, 1) else None
+
+    def bounds(self) -> Tuple[int, int]:
+        return (self._lo, self._hi)
+
+    def is_chance(self) -> bool:
+        return self.state.is_chance_node()
+
+    def outcomes(self) -> List[Tuple[int, float]]:
+        return self.state.chance_outcomes()
+
+    def hash(self) -> int:  # replaced by None unless asked for
+        return hash((str(self.state), self.state.current_player()))
+
+
+def search(state: Any, evaluate: Optional[Callable[[Any], int]] = None, scale: int = 1, **options: Any):
+    """``libminimax.search`` of a ``pyspiel`` state (player 0 is MAX)."""
+    return libminimax.search(SpielGame(state, evaluate, scale), **options)

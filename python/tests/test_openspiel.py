@@ -1,0 +1,93 @@
+"""OpenSpiel states searched through libminimax.openspiel, against OpenSpiel's own
+Python alpha-beta (open_spiel.python.algorithms.minimax) and the plain references of
+pygames.py walking the same adapter."""
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+from open_spiel.python.algorithms import minimax as spiel_minimax  # noqa: E402
+
+import libminimax  # noqa: E402
+from libminimax.openspiel import SpielGame, search  # noqa: E402
+from pygames import minimax_value  # noqa: E402
+
+
+def random_state(game, plies, seed):
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2, 3, 4])
+def test_tic_tac_toe_solves_as_openspiel_does(plies):
+    game = pyspiel.load_game("tic_tac_toe")
+    state = random_state(game, plies, seed=plies)
+    if state.is_terminal():
+        pytest.skip("over")
+    theirs, _ = spiel_minimax.alpha_beta_search(game, state=state.clone(), maximizing_player_id=0)
+    for method in ("alphabeta", "exact"):
+        r = search(state, method=method)
+        assert r.proven and r.value == theirs and r.best_move in state.legal_actions()
+    assert str(state) == str(random_state(game, plies, seed=plies))  # not touched
+
+
+def plain_connect_four_value(state):
+    """The plain evaluation of benches/peer for player 0: stones weighted by column."""
+    weight = [0, 1, 2, 3, 2, 1, 0]
+    rows = str(state).split("\n")
+    total = 0
+    for row in rows:
+        for c, ch in enumerate(row[:7]):
+            if ch == "x":
+                total += weight[c]
+            elif ch == "o":
+                total -= weight[c]
+    return total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_connect_four_at_a_depth_as_openspiel(seed):
+    game = pyspiel.load_game("connect_four")
+    state = random_state(game, 6, seed)
+    theirs, _ = spiel_minimax.alpha_beta_search(
+        game, state=state.clone(), value_function=plain_connect_four_value, maximum_depth=4, maximizing_player_id=0
+    )
+    ours = search(state, evaluate=plain_connect_four_value, depth=4, method="pvs")
+    assert ours.value == theirs
+
+
+def test_undo_or_clones():
+    assert SpielGame(pyspiel.load_game("tic_tac_toe").new_initial_state()).use_undo
+    assert not SpielGame(pyspiel.load_game("connect_four").new_initial_state()).use_undo
+
+
+def test_mcts_on_spiel_states():
+    state = pyspiel.load_game("tic_tac_toe").new_initial_state()
+    state.apply_action(4)
+    state.apply_action(0)
+    theirs, _ = spiel_minimax.alpha_beta_search(state.get_game(), state=state.clone(), maximizing_player_id=0)
+    r = libminimax.Mcts(seed=2).search(SpielGame(state), playouts=20_000)
+    assert r.proven and r.proven_score == theirs
+
+
+def test_a_chance_game_by_expectimax_and_mcts():
+    game = pyspiel.load_game("pig", {"horizon": 4, "winscore": 6, "diceoutcomes": 3})
+    state = game.new_initial_state()
+    adapter = SpielGame(state, scale=1)
+    expected = minimax_value(SpielGame(state, scale=1))
+    for method in ("expectimax", "star1", "star2"):
+        r = libminimax.search(adapter, method=method)
+        assert r.expected == pytest.approx(expected), method
+    r = libminimax.Mcts().search(SpielGame(state), playouts=2000)
+    assert r.best_move in state.legal_actions()
+
+
+def test_games_it_cannot_search():
+    with pytest.raises(ValueError, match="not a perfect-information"):
+        SpielGame(pyspiel.load_game("kuhn_poker").new_initial_state())
