@@ -73,7 +73,7 @@ class SpielGame:
     ):
         game = state.get_game()
         kind = game.get_type()
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found]
 
         if game.num_players() != 2:
             raise ValueError(f"{kind.short_name} has {game.num_players()} players, not 2")
@@ -91,11 +91,11 @@ class SpielGame:
         self._lo = round(game.min_utility() * scale)
         self._hi = round(game.max_utility() * scale)
         if not hash:
-            self.hash = None  # no table: the search looks the method up and finds none
+            setattr(self, "hash", None)  # no table: the search finds no hash()
         if evaluate is not None:
             # The returns' range bounds final scores only; an evaluation may lie outside
             # it, and bounds would then cut off what it says.
-            self.bounds = None
+            setattr(self, "bounds", None)
 
     def moves(self) -> List[int]:
         s = self.state
