@@ -27,7 +27,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test python-test tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test python-test python-bench tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -156,6 +156,13 @@ python-test: lib
 	  --interpreter $(CURDIR)/$(PYENV)/bin/python --out $(CURDIR)/$(BUILD)/wheels
 	$(PYENV)/bin/pip install --quiet $(BUILD)/wheels/libminimax-*.whl
 	$(PYENV)/bin/pytest -q python/tests
+
+# The Python package's figures against easyAI, OpenSpiel and the Rust example, in one
+# run (after python-test, whose environment it uses; docs/python.md has the last one).
+python-bench: examples
+	$(CARGO) build --release --quiet --example connect4
+	$(PYENV)/bin/pip install --quiet easyAI
+	$(PYENV)/bin/python benches/python_bench.py --data $(C4_DATA)
 
 # The tests that run threads, under ThreadSanitizer (nightly; std rebuilt instrumented so
 # that its channels and locks are seen): the table's concurrent stores and probes, and

@@ -96,12 +96,17 @@ class SpielGame:
             # The returns' range bounds final scores only; an evaluation may lie outside
             # it, and bounds would then cut off what it says.
             setattr(self, "bounds", None)
+        self._chance = kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+        if not self._chance:
+            # Fewer calls a node: no chance steps to ask about.
+            setattr(self, "is_chance", None)
+            setattr(self, "outcomes", None)
 
     def moves(self) -> List[int]:
         s = self.state
-        if s.is_terminal() or s.is_chance_node():
+        if self._chance and s.is_chance_node():
             return []
-        return s.legal_actions()
+        return s.legal_actions()  # none at the end
 
     def play(self, action: int) -> None:
         if self.use_undo:

@@ -33,5 +33,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::MoveStats>()?;
     games::register(m)?;
     errors::register(m)?;
+    watch::note_main_thread(m.py())?;
     Ok(())
 }
