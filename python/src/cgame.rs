@@ -6,10 +6,12 @@ use std::ffi::{CStr, c_int};
 use std::sync::atomic::AtomicI32;
 
 use minimax::ffi::game::mm_game;
+use minimax::ffi::mcts::*;
 use minimax::ffi::options::*;
 use minimax::ffi::result::*;
 use minimax::ffi::search::mm_search;
 use minimax::ffi::status::{mm_error_message, mm_status};
+use minimax::search::mcts::{MctsResult as RustMcts, MoveStats, Proof, Reward};
 use minimax::search::{
     FewerThreads, GameError as Status, Method, SearchResult as RustResult, SearchStats,
 };
@@ -17,7 +19,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{GameError, from_status};
-use crate::options::SearchArgs;
+use crate::options::{MctsArgs, SearchArgs};
 use crate::watch::detached;
 
 /// The most moves of the principal variation kept.
@@ -65,15 +67,55 @@ impl CGame {
 }
 
 /// The pointers a search on another thread needs.
-struct Call {
+struct Call<O> {
     game: *const mm_game,
-    options: mm_search_options,
+    options: O,
+    tree: *mut mm_mcts,
 }
 
 // SAFETY: the caller of `CGame` vouched for the game's callbacks being callable from any
-// thread (the class's documentation says so); the stop flag behind `options.stop` is an
-// atomic the waiting thread also reads, and outlives the call.
-unsafe impl Send for Call {}
+// thread (the class's documentation says so); the stop flag behind the options' `stop`
+// is an atomic the waiting thread also reads, and outlives the call; the MCTS tree is
+// used by one search at a time (the library's lease checks it).
+unsafe impl<O> Send for Call<O> {}
+
+/// An MCTS tree for C games (`mm_mcts`), freed on drop.
+pub struct CTree(*mut mm_mcts);
+
+// SAFETY: an `mm_mcts` is a heap object any thread may use, one call at a time.
+unsafe impl Send for CTree {}
+// SAFETY: a shared `&CTree` gives no access to the tree (every use takes `&mut`).
+unsafe impl Sync for CTree {}
+
+impl CTree {
+    fn new() -> PyResult<CTree> {
+        let mut tree = std::ptr::null_mut();
+        // SAFETY: `tree` is a writable pointer.
+        let status = unsafe { mm_mcts_new(&mut tree) };
+        if status != mm_status::MM_OK {
+            return Err(from_c_status(status));
+        }
+        Ok(CTree(tree))
+    }
+
+    /// Keeps the subtree of `mv` (clears the tree if it has none).
+    pub fn advance(&mut self, mv: i64) {
+        // SAFETY: a live object from mm_mcts_new; no search holds it (`&mut self`).
+        unsafe { mm_mcts_advance(self.0, mv) };
+    }
+
+    pub fn clear(&mut self) {
+        // SAFETY: as in `advance`.
+        unsafe { mm_mcts_clear(self.0) };
+    }
+}
+
+impl Drop for CTree {
+    fn drop(&mut self) {
+        // SAFETY: a live object from mm_mcts_new, freed once.
+        unsafe { mm_mcts_free(self.0) };
+    }
+}
 
 /// The exception for a C status, with the library's message.
 fn from_c_status(status: mm_status) -> PyErr {
@@ -178,6 +220,7 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
     let call = Call {
         game: c.address as *const mm_game,
         options,
+        tree: std::ptr::null_mut(),
     };
     let py = game.py();
     let (status, out, pv) = detached(py, &stop, move || {
@@ -223,5 +266,108 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
         },
         threads: out.threads_used as usize,
         fewer_threads: fewer(out.fewer_threads),
+    }))
+}
+
+/// The most root moves an MCTS result lists.
+const ROOT_ROOM: usize = 4096;
+
+/// An MCTS search of `game` if it is a `CGame` (`None` if it is not), in `tree` (made on
+/// first use).
+pub fn mcts(
+    game: &Bound<'_, PyAny>,
+    tree: &mut Option<CTree>,
+    args: &MctsArgs,
+) -> PyResult<Option<RustMcts>> {
+    let Ok(c) = game.cast::<CGame>() else {
+        return Ok(None);
+    };
+    let c = c.get();
+    if tree.is_none() {
+        *tree = Some(CTree::new()?);
+    }
+    let tree = tree.as_mut().map_or(std::ptr::null_mut(), |t| t.0);
+    let stop = AtomicI32::new(0);
+    let (reward, eval_scale) = match args.reward {
+        Reward::Sign { scale } => (MM_MCTS_REWARD_SIGN, scale),
+        Reward::Scaled => (MM_MCTS_REWARD_SCALED, 1.0),
+    };
+    let options = mm_mcts_options {
+        playouts: args.playouts,
+        max_nodes: args.max_nodes as u64,
+        time_limit_us: args
+            .time
+            .map_or(0, |t| t.as_micros().clamp(1, u64::MAX as u128) as u64),
+        stop: stop.as_ptr() as *const c_int,
+        exploration: args.exploration,
+        reward,
+        playout_depth: args.playout_depth,
+        eval_scale,
+        seed: args.seed,
+        max_at_root: args.max_at_root,
+        max_moves: c.max_moves,
+        threads: u32::try_from(args.threads).unwrap_or(u32::MAX),
+        open_loop: args.open_loop,
+        ..mm_mcts_options::default()
+    };
+    let mut root: Vec<mm_mcts_move> = Vec::new();
+    root.try_reserve_exact(ROOT_ROOM)
+        .map_err(|_| PyMemoryError::new_err("no memory for the root's moves"))?;
+    let call = Call {
+        game: c.address as *const mm_game,
+        options,
+        tree,
+    };
+    let (status, out, root) = detached(game.py(), &stop, move || {
+        let call = call;
+        let mut root = root;
+        let mut out = std::mem::MaybeUninit::<mm_mcts_result>::zeroed();
+        // SAFETY: as in `search`; `call.tree` is this object's live tree, which no other
+        // search holds (the Python object is borrowed mutably); `root` has room for
+        // `ROOT_ROOM` moves, and its length is set to what was written.
+        let status = unsafe {
+            mm_mcts_search(
+                call.tree,
+                call.game,
+                &call.options,
+                out.as_mut_ptr(),
+                root.as_mut_ptr(),
+                ROOT_ROOM,
+            )
+        };
+        // SAFETY: zeroed is a valid `mm_mcts_result`; on success mm_mcts_search wrote it.
+        let out = unsafe { out.assume_init() };
+        if status == mm_status::MM_OK {
+            // SAFETY: mm_mcts_search wrote the first `root_len` (at most the room) entries.
+            unsafe { root.set_len(out.root_len.min(ROOT_ROOM)) };
+        }
+        (status, out, root)
+    })?;
+    if status != mm_status::MM_OK {
+        return Err(from_c_status(status));
+    }
+    Ok(Some(RustMcts {
+        best_move: out.has_move.then_some(out.best_move),
+        value: out.value,
+        proven: out.proven.then_some(Proof {
+            reward: out.proven_reward,
+            score: out.has_score.then_some(out.score),
+        }),
+        root: root
+            .iter()
+            .map(|m| MoveStats {
+                mv: m.mv,
+                visits: m.visits,
+                mean: m.mean,
+                proven: m.is_proven.then_some(m.proven_reward),
+            })
+            .collect(),
+        playouts: out.playouts,
+        nodes: out.nodes,
+        depth: out.depth,
+        elapsed: std::time::Duration::from_micros(out.elapsed_us),
+        threads: out.threads_used as usize,
+        fewer_threads: fewer(out.fewer_threads),
+        tree_full: out.tree_full,
     }))
 }

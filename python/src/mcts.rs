@@ -6,6 +6,7 @@ use minimax::search::mcts::{Mcts as Tree, Reward};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::cgame::{self, CTree};
 use crate::games;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
@@ -19,6 +20,8 @@ use crate::results::MctsResult;
 #[pyclass(module = "libminimax")]
 pub struct Mcts {
     tree: Tree,
+    /// The tree for games written in C (the library's `mm_mcts`), made on first use.
+    c_tree: Option<CTree>,
     map: MoveMap,
     exploration: f64,
     reward: Reward,
@@ -72,6 +75,7 @@ impl Mcts {
         };
         Ok(Mcts {
             tree: Tree::new(),
+            c_tree: None,
             map: MoveMap::new(py),
             exploration,
             reward,
@@ -123,6 +127,9 @@ impl Mcts {
         if let Some(result) = games::mcts(game, &mut self.tree, &args)? {
             return MctsResult::new(py, &self.map, result, false);
         }
+        if let Some(result) = cgame::mcts(game, &mut self.c_tree, &args)? {
+            return MctsResult::new(py, &self.map, result, false);
+        }
         let _deferred = Deferred::install(py)?;
         let stop = AtomicI32::new(0);
         let mut adapter = PyGame::new(game, minimax::search::ScoreView::Max, &mut self.map, &stop)?;
@@ -136,15 +143,22 @@ impl Mcts {
     fn advance(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.map.number(r#move)?;
         self.tree.advance(n);
+        if let Some(c) = &mut self.c_tree {
+            c.advance(n);
+        }
         Ok(())
     }
 
     /// Forgets the tree.
     fn clear(&mut self) {
         self.tree.clear();
+        if let Some(c) = &mut self.c_tree {
+            c.clear();
+        }
     }
 
-    /// Nodes in the tree.
+    /// Nodes in the tree (of Rust and Python games; a C game's tree is the library's
+    /// `mm_mcts`, whose count each result gives).
     #[getter]
     fn nodes(&self) -> usize {
         self.tree.nodes()

@@ -56,3 +56,23 @@ def test_bad_addresses_and_options():
         libminimax.CGame(0)
     with pytest.raises(ValueError, match="max_moves=0"):
         libminimax.CGame(8, max_moves=0)
+
+
+@pytest.mark.parametrize("line", late_positions(4, 30, seed=5))
+def test_mcts_on_a_c_game(c4, line):
+    address = c4.c4_create(line.encode())
+    try:
+        game = libminimax.CGame(address)
+        mcts = libminimax.Mcts(seed=1)
+        mover_is_max = len(line) % 2 == 0
+        r = mcts.search(game, playouts=50_000, max_at_root=mover_is_max)
+        assert r.best_move in ConnectFour(line).moves()
+        assert {s.move for s in r.root} <= set(ConnectFour(line).moves())  # the C game lists fewer
+        exact = libminimax.search(ConnectFour(line), method="exact").value
+        if r.proven:  # the proof agrees with the exact value, for the side to move
+            mover = exact if mover_is_max else -exact
+            assert r.proven_reward == (1.0 if mover > 0 else 0.5 if mover == 0 else 0.0)
+        mcts.advance(r.best_move)
+        mcts.clear()
+    finally:
+        c4.c4_destroy(address)
