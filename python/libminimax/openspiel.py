@@ -101,6 +101,9 @@ class SpielGame:
             # Fewer calls a node: no chance steps to ask about.
             setattr(self, "is_chance", None)
             setattr(self, "outcomes", None)
+            if self.use_undo:
+                # One state throughout: its own method lists the moves, without a frame here.
+                setattr(self, "moves", self.state.legal_actions)
 
     def moves(self) -> List[int]:
         s = self.state
