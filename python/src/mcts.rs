@@ -125,17 +125,17 @@ impl Mcts {
             open_loop: self.open_loop,
         };
         if let Some(result) = games::mcts(game, &mut self.tree, &args)? {
-            return MctsResult::new(py, &self.map, result, false);
+            return MctsResult::new(py, &self.map, result);
         }
         if let Some(result) = cgame::mcts(game, &mut self.c_tree, &args)? {
-            return MctsResult::new(py, &self.map, result, false);
+            return MctsResult::new(py, &self.map, result);
         }
         let _deferred = Deferred::install(py)?;
         let stop = AtomicI32::new(0);
         let mut adapter = PyGame::new(game, minimax::search::ScoreView::Max, &mut self.map, &stop)?;
         let result = self.tree.search(&mut adapter, &mut args.options(&stop));
         let result = adapter.finish(result)?;
-        MctsResult::new(py, &self.map, result, true)
+        MctsResult::new(py, &self.map, result)
     }
 
     /// Keeps the subtree of `move`, just played from the root; a move the tree does not

@@ -54,7 +54,8 @@ impl SearchResult {
     }
 }
 
-/// Why a search ran on fewer threads, in a word or two.
+/// Why a search ran on fewer threads, in a few words (`NotParallel` comes only of a
+/// Python game, which is searched by the one-thread functions).
 pub fn fewer(why: Option<FewerThreads>) -> Option<&'static str> {
     Some(match why? {
         FewerThreads::NotParallel => "a Python game is searched on the calling thread",
@@ -77,15 +78,11 @@ fn object(py: Python<'_>, map: &MoveMap, mv: Option<Move>) -> PyResult<Py<PyAny>
 }
 
 impl SearchResult {
-    pub fn new(py: Python<'_>, map: &MoveMap, r: RustResult, python_game: bool) -> PyResult<Self> {
+    pub fn new(py: Python<'_>, map: &MoveMap, r: RustResult) -> PyResult<Self> {
         let pv =
             r.pv.iter()
                 .map(|&m| object(py, map, Some(m)))
                 .collect::<PyResult<Vec<_>>>()?;
-        let why = match r.fewer_threads {
-            Some(FewerThreads::NotParallel) if !python_game => None,
-            other => other,
-        };
         Ok(SearchResult {
             best_move: object(py, map, r.best_move)?,
             value: r.value,
@@ -99,7 +96,7 @@ impl SearchResult {
             leaves: r.stats.leaves,
             elapsed: r.stats.elapsed.as_secs_f64(),
             threads: r.threads,
-            fewer_threads: fewer(why),
+            fewer_threads: fewer(r.fewer_threads),
         })
     }
 }
@@ -177,7 +174,7 @@ impl MctsResult {
 }
 
 impl MctsResult {
-    pub fn new(py: Python<'_>, map: &MoveMap, r: RustMcts, python_game: bool) -> PyResult<Self> {
+    pub fn new(py: Python<'_>, map: &MoveMap, r: RustMcts) -> PyResult<Self> {
         let root = r
             .root
             .iter()
@@ -193,10 +190,6 @@ impl MctsResult {
                 )
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let why = match r.fewer_threads {
-            Some(FewerThreads::NotParallel) if !python_game => None,
-            other => other,
-        };
         Ok(MctsResult {
             best_move: object(py, map, r.best_move)?,
             value: r.value,
@@ -209,7 +202,7 @@ impl MctsResult {
             depth: r.depth,
             elapsed: r.elapsed.as_secs_f64(),
             threads: r.threads,
-            fewer_threads: fewer(why),
+            fewer_threads: fewer(r.fewer_threads),
             tree_full: r.tree_full,
         })
     }

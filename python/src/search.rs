@@ -83,10 +83,10 @@ pub fn search(
     };
     let map = MoveMap::new(py);
     if let Some(result) = games::search(game, &args)? {
-        return SearchResult::new(py, &map, result, false);
+        return SearchResult::new(py, &map, result);
     }
     if let Some(result) = cgame::search(game, &args)? {
-        return SearchResult::new(py, &map, result, false);
+        return SearchResult::new(py, &map, result);
     }
     let mut map = map;
     let _deferred = Deferred::install(py)?;
@@ -94,5 +94,5 @@ pub fn search(
     let mut adapter = PyGame::new(game, args.view, &mut map, &stop)?;
     let result = minimax::search::search(&mut adapter, &mut args.options(&stop));
     let result = adapter.finish(result)?;
-    SearchResult::new(py, &map, result, true)
+    SearchResult::new(py, &map, result)
 }
