@@ -96,3 +96,9 @@ def test_bad_options_raise_value_error(kwargs, words):
 def test_an_object_that_is_not_a_game():
     with pytest.raises(TypeError, match="has no moves"):
         libminimax.search(object())
+
+
+def test_threads_on_a_python_game_say_why_one_searched():
+    r = libminimax.search(TicTacToe(), threads=2)
+    assert r.threads == 1 and "calling thread" in r.fewer_threads
+    assert libminimax.search(TicTacToe()).fewer_threads is None
