@@ -12,13 +12,11 @@ use minimax::ffi::result::*;
 use minimax::ffi::search::mm_search;
 use minimax::ffi::status::{mm_error_message, mm_status};
 use minimax::search::mcts::{MctsResult as RustMcts, MoveStats, Proof, Reward};
-use minimax::search::{
-    FewerThreads, GameError as Status, Method, SearchResult as RustResult, SearchStats,
-};
+use minimax::search::{FewerThreads, Method, SearchResult as RustResult, SearchStats};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::errors::{GameError, from_status};
+use crate::errors::{self, GameError, from_status};
 use crate::options::{MctsArgs, SearchArgs};
 use crate::watch::detached;
 
@@ -117,42 +115,26 @@ impl Drop for CTree {
     }
 }
 
-/// The exception for a C status, with the library's message.
+/// The exception for a C status, with the library's message: a game's status is the
+/// `GameError` the library turns into it (`From<GameError> for mm_status`), raised as
+/// `from_status` raises that.
 fn from_c_status(status: mm_status) -> PyErr {
     use mm_status::*;
-    let game = |s: Status| Some(from_status(s));
-    let known = match status {
-        MM_ERR_GAME_TOO_MANY_MOVES => game(Status::TooManyMoves),
-        MM_ERR_GAME_NEGATIVE_MOVE_COUNT => game(Status::NegativeMoveCount),
-        MM_ERR_GAME_SCORE_OUT_OF_RANGE => game(Status::ScoreOutOfRange),
-        MM_ERR_GAME_NO_MOVES => game(Status::NoMovesNotOver),
-        MM_ERR_GAME_BAD_BOUNDS => game(Status::BadBounds),
-        MM_ERR_GAME_TOO_DEEP => game(Status::TooDeep),
-        MM_ERR_GAME_NO_OUTCOMES => game(Status::NoOutcomes),
-        MM_ERR_GAME_BAD_WEIGHT => game(Status::BadWeight),
-        MM_ERR_GAME_ZERO_WEIGHTS => game(Status::ZeroWeights),
-        MM_ERR_GAME_CHANCE_NODE => game(Status::ChanceNode),
-        MM_ERR_NEEDS_BOUNDS => game(Status::NeedsBounds),
-        MM_ERR_GAME_WEIGHT_SUM_OVERFLOW => game(Status::WeightSumOverflow),
-        MM_ERR_GAME_BAD_PRIORS => game(Status::BadPriors),
-        MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS => game(Status::ScoreOutsideBounds),
-        MM_ERR_OUT_OF_MEMORY => game(Status::OutOfMemory),
-        _ => None,
-    };
-    known.unwrap_or_else(|| {
-        // SAFETY: mm_error_message returns a static NUL-terminated string for any code.
-        let message = unsafe { CStr::from_ptr(mm_error_message(status as c_int)) };
-        let message = format!("{} (status {})", message.to_string_lossy(), status as c_int);
-        match status {
-            MM_ERR_PANIC => PyRuntimeError::new_err(message),
-            MM_ERR_NULL_ARGUMENT
-            | MM_ERR_BAD_STRUCT_SIZE
-            | MM_ERR_COPY_WITHOUT_FREE
-            | MM_ERR_CHANCE_WITHOUT_OUTCOMES
-            | MM_ERR_UNKNOWN_SCORE_VIEW => GameError::new_err(message),
-            _ => PyValueError::new_err(message),
-        }
-    })
+    if let Some(&game) = errors::ALL.iter().find(|&&g| mm_status::from(g) == status) {
+        return from_status(game);
+    }
+    // SAFETY: mm_error_message returns a static NUL-terminated string for any code.
+    let message = unsafe { CStr::from_ptr(mm_error_message(status as c_int)) };
+    let message = format!("{} (status {})", message.to_string_lossy(), status as c_int);
+    match status {
+        MM_ERR_PANIC => PyRuntimeError::new_err(message),
+        MM_ERR_NULL_ARGUMENT
+        | MM_ERR_BAD_STRUCT_SIZE
+        | MM_ERR_COPY_WITHOUT_FREE
+        | MM_ERR_CHANCE_WITHOUT_OUTCOMES
+        | MM_ERR_UNKNOWN_SCORE_VIEW => GameError::new_err(message),
+        _ => PyValueError::new_err(message),
+    }
 }
 
 fn method(m: Method) -> mm_search_method {
@@ -187,7 +169,7 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
     };
     let c = c.get();
     let stop = AtomicI32::new(0);
-    let mut options = mm_search_options {
+    let options = mm_search_options {
         method: method(args.method),
         max_depth: args.depth.unwrap_or(MM_DEPTH_UNLIMITED),
         iterative_deepening: args.deepening,
@@ -210,9 +192,6 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
         null_move: args.null_move,
         ..mm_search_options::default()
     };
-    if args.threads == 0 {
-        options.threads = 0;
-    }
     let mut pv: Vec<i64> = Vec::new();
     pv.try_reserve_exact(PV_ROOM)
         .map_err(|_| PyMemoryError::new_err("no memory for the principal variation"))?;

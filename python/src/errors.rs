@@ -104,6 +104,28 @@ create_exception!(
     "A game gave a negative move count (C games)."
 );
 
+/// Every status a search reports as a `GameError`.
+pub const ALL: [Status; 18] = [
+    Status::TooManyMoves,
+    Status::NegativeMoveCount,
+    Status::ScoreOutOfRange,
+    Status::NoMovesNotOver,
+    Status::BadBounds,
+    Status::TooDeep,
+    Status::NoOutcomes,
+    Status::BadWeight,
+    Status::ZeroWeights,
+    Status::ChanceNode,
+    Status::NeedsBounds,
+    Status::WeightSumOverflow,
+    Status::BadExploration,
+    Status::BadEvalScale,
+    Status::ChanceRoot,
+    Status::BadPriors,
+    Status::ScoreOutsideBounds,
+    Status::OutOfMemory,
+];
+
 /// The exception for a status, with the library's message.
 pub fn from_status(status: Status) -> PyErr {
     let message = status.to_string();

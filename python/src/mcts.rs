@@ -23,12 +23,8 @@ pub struct Mcts {
     /// The tree for games written in C (the library's `mm_mcts`), made on first use.
     c_tree: Option<CTree>,
     map: MoveMap,
-    exploration: f64,
-    reward: Reward,
-    playout_depth: u32,
-    max_nodes: usize,
-    seed: u64,
-    open_loop: bool,
+    /// The options the object was made with; each search sets its limits and threads.
+    args: MctsArgs,
 }
 
 #[pymethods]
@@ -43,7 +39,6 @@ impl Mcts {
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        py: Python<'_>,
         exploration: f64,
         reward: &str,
         eval_scale: f64,
@@ -76,13 +71,19 @@ impl Mcts {
         Ok(Mcts {
             tree: Tree::new(),
             c_tree: None,
-            map: MoveMap::new(py),
-            exploration,
-            reward,
-            playout_depth,
-            max_nodes,
-            seed,
-            open_loop,
+            map: MoveMap::default(),
+            args: MctsArgs {
+                playouts: 0,
+                time: None,
+                threads: 1,
+                max_at_root: true,
+                exploration,
+                reward,
+                playout_depth,
+                max_nodes,
+                seed,
+                open_loop,
+            },
         })
     }
 
@@ -117,12 +118,7 @@ impl Mcts {
             time: time_limit,
             threads,
             max_at_root,
-            exploration: self.exploration,
-            reward: self.reward,
-            playout_depth: self.playout_depth,
-            max_nodes: self.max_nodes,
-            seed: self.seed,
-            open_loop: self.open_loop,
+            ..self.args
         };
         if let Some(result) = games::mcts(game, &mut self.tree, &args)? {
             return MctsResult::new(py, &self.map, result);

@@ -11,19 +11,14 @@ use pyo3::types::{PyDict, PyInt};
 const OBJECTS: Move = 1 << 62;
 
 /// Numbers for moves, and the moves for numbers.
+#[derive(Default)]
 pub struct MoveMap {
     objects: Vec<Py<PyAny>>,
-    numbers: Py<PyDict>,
+    /// Made for the first move that is not a small `int` (native and C games have none).
+    numbers: Option<Py<PyDict>>,
 }
 
 impl MoveMap {
-    pub fn new(py: Python<'_>) -> MoveMap {
-        MoveMap {
-            objects: Vec::new(),
-            numbers: PyDict::new(py).unbind(),
-        }
-    }
-
     /// The number of `mv` (a `TypeError` if it is not hashable).
     pub fn number(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
         if mv.is_exact_instance_of::<PyInt>() {
@@ -33,7 +28,10 @@ impl MoveMap {
                 }
             }
         }
-        let numbers = self.numbers.bind(mv.py());
+        let numbers = self
+            .numbers
+            .get_or_insert_with(|| PyDict::new(mv.py()).unbind())
+            .bind(mv.py());
         if let Some(n) = numbers.get_item(mv)? {
             return n.extract();
         }

@@ -140,15 +140,13 @@ impl<'py, 'a> PyGame<'py, 'a> {
         }
     }
 
-    /// Appends the moves `f()` lists to `out`, as numbers.
-    fn list(&mut self, f: &Bound<'py, PyAny>, out: &mut Vec<Move>) -> PyResult<()> {
-        for mv in f.call0()?.try_iter()? {
-            let n = self.map.number(&mv?)?;
-            out.try_reserve(1)
-                .map_err(|_| from_status(GameError::OutOfMemory))?;
-            out.push(n);
-        }
-        Ok(())
+    /// The search's status for what `list` did: an exception stops the search (and the
+    /// status is then replaced by it).
+    fn listed(&mut self, result: PyResult<()>) -> Result<(), GameError> {
+        result.map_err(|e| {
+            self.fail(e);
+            GameError::NoMovesNotOver
+        })
     }
 
     /// Calls `f(mv)` for the move numbered `mv`.
@@ -185,6 +183,17 @@ impl<'py, 'a> PyGame<'py, 'a> {
     }
 }
 
+/// Appends the moves `f()` lists to `out`, as numbers.
+fn list(map: &mut MoveMap, f: &Bound<'_, PyAny>, out: &mut Vec<Move>) -> PyResult<()> {
+    for mv in f.call0()?.try_iter()? {
+        let n = map.number(&mv?)?;
+        out.try_reserve(1)
+            .map_err(|_| from_status(GameError::OutOfMemory))?;
+        out.push(n);
+    }
+    Ok(())
+}
+
 impl Game for PyGame<'_, '_> {
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
         if self.error.is_some() {
@@ -192,12 +201,8 @@ impl Game for PyGame<'_, '_> {
             return Err(GameError::NoMovesNotOver);
         }
         self.tick();
-        let f = self.f.moves.clone();
-        if let Err(e) = self.list(&f, out) {
-            self.fail(e);
-            return Err(GameError::NoMovesNotOver);
-        }
-        Ok(())
+        let listed = list(self.map, &self.f.moves, out);
+        self.listed(listed)
     }
     fn play(&mut self, mv: Move) {
         self.tick();
@@ -319,17 +324,14 @@ impl Game for PyGame<'_, '_> {
         })
     }
     fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        let Some(f) = self.f.noisy_moves.clone() else {
-            return Ok(());
-        };
         if self.error.is_some() {
             return Err(GameError::NoMovesNotOver);
         }
-        if let Err(e) = self.list(&f, out) {
-            self.fail(e);
-            return Err(GameError::NoMovesNotOver);
-        }
-        Ok(())
+        let Some(f) = &self.f.noisy_moves else {
+            return Ok(());
+        };
+        let listed = list(self.map, f, out);
+        self.listed(listed)
     }
     fn null_move(&mut self) -> Option<Move> {
         let f = self.f.null_move.clone()?;

@@ -81,14 +81,13 @@ pub fn search(
         refine_distance,
         deepening,
     };
-    let map = MoveMap::new(py);
+    let mut map = MoveMap::default();
     if let Some(result) = games::search(game, &args)? {
         return SearchResult::new(py, &map, result);
     }
     if let Some(result) = cgame::search(game, &args)? {
         return SearchResult::new(py, &map, result);
     }
-    let mut map = map;
     let _deferred = Deferred::install(py)?;
     let stop = AtomicI32::new(0);
     let mut adapter = PyGame::new(game, args.view, &mut map, &stop)?;
