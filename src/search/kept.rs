@@ -2,10 +2,13 @@
 //! page fault for every page a search first writes (about 3,200 of a 16 MiB table's 4,096
 //! for tic-tac-toe from the empty board: 4 ms on one thread, 12 ms on two, where the search
 //! itself takes under a millisecond), while starting a kept one afresh is one counter's
-//! increment (its entries then read as empty). One table is kept, of the size last asked
-//! for; a search that finds it in use, or of another size, makes its own. The memory kept
-//! is the pages the searches wrote, at most the table's size: a program that wants none
-//! kept lends its own table (`Options::table`, `mm_table`) or asks for none.
+//! increment (its entries then read as empty). The first time a table of 2 MiB or more is
+//! taken again, it also moves to memory on huge pages (`Table::settle`): a table that
+//! serves search after search gains what a lent, prefaulted one has, a probe without a
+//! TLB miss. One table is kept, of the size last asked for; a search that finds it in
+//! use, or of another size, makes its own. The memory kept is the pages the searches
+//! wrote (whole huge pages once it has moved), at most the table's size: a program that
+//! wants none kept lends its own table (`Options::table`, `mm_table`) or asks for none.
 
 use std::ops::Deref;
 use std::sync::Mutex;
@@ -29,7 +32,7 @@ impl OwnTable {
         let kept = KEPT.lock().map(|mut k| k.take()).unwrap_or(None);
         let table = match kept {
             Some((b, mut t)) if b == bytes => {
-                t.clear();
+                t.settle();
                 t
             }
             other => {

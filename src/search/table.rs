@@ -83,6 +83,9 @@ pub struct Table {
     /// The current search's number (modulo 2^8): entries of earlier searches are still
     /// used, but replaced first.
     age: u64,
+    /// Whether the buckets have been moved to memory advised onto huge pages (by
+    /// `prefault` or `settle`), so that it is done once.
+    huge: bool,
 }
 
 /// Two entries in one cache line: `[deepest, newest]`. Each entry's words are
@@ -121,6 +124,7 @@ impl Table {
             shift: 64 - bits,
             generation: 1,
             age: 0,
+            huge: false,
         })
     }
 
@@ -130,6 +134,7 @@ impl Table {
     pub fn prefault(&mut self) {
         if let Some(fresh) = Zeroed::huge(self.buckets.len()) {
             self.buckets = fresh;
+            self.huge = true;
         }
         for bucket in self.buckets.iter() {
             for word in bucket.0.iter().flatten() {
@@ -152,6 +157,21 @@ impl Table {
         if self.generation >= 1 << GENERATION_BITS {
             self.prefault();
             self.generation = 1;
+        }
+    }
+
+    /// Forgets every entry, as `clear`, for a table that has shown it serves search after
+    /// search (the library's kept table): the first time, it moves to fresh memory on huge
+    /// pages where the system gives them, as `prefault` does but without touching it (each
+    /// huge page is zeroed when a search first writes it, once), so that its probes stop
+    /// missing the TLB. A table under 2 MiB stays where it is.
+    pub(crate) fn settle(&mut self) {
+        self.clear();
+        if !self.huge {
+            if let Some(fresh) = Zeroed::huge(self.buckets.len()) {
+                self.buckets = fresh;
+            }
+            self.huge = true;
         }
     }
 
@@ -366,6 +386,37 @@ mod tests {
         assert!(t.probe(5, true, false).is_some() && t.probe(5, false, false).is_none());
         assert!(t.probe(5, true, true).is_none());
         assert!(Table::new(63).is_none());
+    }
+
+    /// A table that settles forgets its entries every time; one of 2 MiB or more moves
+    /// to new memory the first time only (on Linux), a smaller one never.
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "26 s under Miri; the mapping's unsafe code is memory.rs's, tested there"
+    )]
+    fn a_settled_table_starts_afresh_and_moves_once() {
+        for (bytes, moves) in [(2 << 20, cfg!(target_os = "linux")), (64 << 10, false)] {
+            let mut t = Table::new(bytes).unwrap();
+            let first = t.base();
+            let mut settled = None;
+            for round in 0..3u64 {
+                let key = 11 + round;
+                t.store(entry(key, 4));
+                assert!(t.probe(key, true, false).is_some());
+                t.settle();
+                assert!(t.probe(key, true, false).is_none(), "{bytes} bytes: afresh");
+                assert_eq!(t.base() != first, moves, "{bytes} bytes: moved or not");
+                let base = *settled.get_or_insert(t.base());
+                assert_eq!(
+                    t.base(),
+                    base,
+                    "{bytes} bytes, round {round}: moved once only"
+                );
+            }
+            t.store(entry(99, 4)); // and the new memory serves
+            assert_eq!(t.probe(99, true, false).map(|e| e.depth), Some(4));
+        }
     }
 
     /// Every mix of two entries' words, as two threads writing one slot at once could
