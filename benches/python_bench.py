@@ -111,9 +111,12 @@ def native_vs_rust_example(data, positions, rounds=5):
     n = len(positions)
     table = 64  # the example's table, which it allocates and touches before its timing:
     # so is ours (the library keeps a search's table for the next of its size)
-    for _ in range(2):  # the second search moves the kept table onto huge pages
-        libminimax.search(NativeConnectFour(), method="exact", deepening=False, refine_distance=False,
-                          table_mb=table, nodes=5_000_000)
+    # The library moves a kept table onto huge pages, as the example's is, once searches
+    # have spent 5 ns a byte on it (0.34 s for 64 MiB): these searches spend that.
+    spent = 0.0
+    while spent < 0.5:
+        spent += libminimax.search(NativeConnectFour(), method="exact", deepening=False,
+                                   refine_distance=False, table_mb=table, nodes=2_000_000).elapsed
     games = [NativeConnectFour(line) for line in positions]
     rust_best = [float("inf")] * n
     ours_best = [float("inf")] * n

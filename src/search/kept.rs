@@ -2,26 +2,44 @@
 //! page fault for every page a search first writes (about 3,200 of a 16 MiB table's 4,096
 //! for tic-tac-toe from the empty board: 4 ms on one thread, 12 ms on two, where the search
 //! itself takes under a millisecond), while starting a kept one afresh is one counter's
-//! increment (its entries then read as empty). The first time a table of 2 MiB or more is
-//! taken again, it also moves to memory on huge pages (`Table::settle`): a table that
-//! serves search after search gains what a lent, prefaulted one has, a probe without a
-//! TLB miss. One table is kept, of the size last asked for; a search that finds it in
-//! use, or of another size, makes its own. The memory kept is the pages the searches
-//! wrote (whole huge pages once it has moved), at most the table's size: a program that
-//! wants none kept lends its own table (`Options::table`, `mm_table`) or asks for none.
+//! increment (its entries then read as empty). One table is kept, of the size last asked
+//! for; a search that finds it in use, or of another size, makes its own. The memory kept
+//! is the pages the searches wrote, at most the table's size: a program that wants none
+//! kept lends its own table (`Options::table`, `mm_table`) or asks for none.
+//!
+//! A kept table of 2 MiB or more that has served searches long enough moves to memory on
+//! huge pages (`Table::settle`), as a lent `mm_table` is when made: its probes then stop
+//! missing the TLB, a few percent of a table-bound search. The move costs a fresh zeroing
+//! of each huge page as it is first written (about 2 ms for 16 MiB here, and 32 ms once
+//! when the kernel had first to gather free huge pages), so it waits, as in renting
+//! before buying, until the searches on the table have taken `SETTLE_NS_PER_BYTE` ns per
+//! byte of it: a program that makes a few small searches never pays for it.
 
 use std::ops::Deref;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use super::table::Table;
 
-/// The kept table and the size it was asked for.
-static KEPT: Mutex<Option<(usize, Table)>> = Mutex::new(None);
+/// The search time a kept table serves, per byte of it, before it settles on huge pages:
+/// the move's cost is then at most a few percent of that time (see above).
+const SETTLE_NS_PER_BYTE: u128 = 5;
+
+/// The kept table, the size it was asked for, and the time searches have spent on it.
+static KEPT: Mutex<Option<(usize, Table, Duration)>> = Mutex::new(None);
+
+/// Whether a table of `bytes` on which searches have spent `spent` is due to settle.
+fn settle_due(bytes: usize, spent: Duration) -> bool {
+    spent.as_nanos() >= bytes as u128 * SETTLE_NS_PER_BYTE
+}
 
 /// A search's own table: kept again when the search drops it.
 pub(crate) struct OwnTable {
     bytes: usize,
     table: Option<Table>,
+    /// The time earlier searches spent on the table, and when this one took it.
+    spent: Duration,
+    since: Instant,
 }
 
 impl OwnTable {
@@ -30,19 +48,24 @@ impl OwnTable {
     pub(crate) fn new(bytes: usize) -> Option<OwnTable> {
         // (A poisoned lock, which no code here can cause, only makes a new table.)
         let kept = KEPT.lock().map(|mut k| k.take()).unwrap_or(None);
-        let table = match kept {
-            Some((b, mut t)) if b == bytes => {
-                t.settle();
-                t
+        let (table, spent) = match kept {
+            Some((b, mut t, spent)) if b == bytes => {
+                match settle_due(bytes, spent) {
+                    true => t.settle(),
+                    false => t.clear(),
+                }
+                (t, spent)
             }
             other => {
                 drop(other); // one table at a time: the old size's memory goes first
-                Table::new(bytes)?
+                (Table::new(bytes)?, Duration::ZERO)
             }
         };
         Some(OwnTable {
             bytes,
             table: Some(table),
+            spent,
+            since: Instant::now(),
         })
     }
 }
@@ -56,8 +79,9 @@ impl Deref for OwnTable {
 
 impl Drop for OwnTable {
     fn drop(&mut self) {
+        let spent = self.spent.saturating_add(self.since.elapsed());
         if let (Some(t), Ok(mut kept)) = (self.table.take(), KEPT.lock()) {
-            *kept = Some((self.bytes, t)); // another search's kept table, if any, goes
+            *kept = Some((self.bytes, t, spent)); // another search's kept table, if any, goes
         }
     }
 }
@@ -66,6 +90,14 @@ impl Drop for OwnTable {
 mod tests {
     use super::*;
     use crate::search::table::{Bound, Entry};
+
+    #[test]
+    fn a_kept_table_settles_only_once_searches_have_spent_5_ns_a_byte_on_it() {
+        // 16 MiB at 5 ns a byte: 83.9 ms.
+        assert!(!settle_due(16 << 20, Duration::from_millis(83)));
+        assert!(settle_due(16 << 20, Duration::from_millis(84)));
+        assert!(!settle_due(64 << 20, Duration::from_millis(335)));
+    }
 
     #[test]
     fn a_kept_table_comes_back_empty_and_only_at_its_size() {

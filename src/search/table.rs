@@ -160,11 +160,11 @@ impl Table {
         }
     }
 
-    /// Forgets every entry, as `clear`, for a table that has shown it serves search after
-    /// search (the library's kept table): the first time, it moves to fresh memory on huge
-    /// pages where the system gives them, as `prefault` does but without touching it (each
-    /// huge page is zeroed when a search first writes it, once), so that its probes stop
-    /// missing the TLB. A table under 2 MiB stays where it is.
+    /// Forgets every entry, as `clear`, for a table that has served searches long enough
+    /// (the library's kept table, see `kept`): the first time, it moves to fresh memory on
+    /// huge pages where the system gives them, as `prefault` does but without touching it
+    /// (each huge page is zeroed when a search first writes it, once), so that its probes
+    /// stop missing the TLB. A table under 2 MiB stays where it is.
     pub(crate) fn settle(&mut self) {
         self.clear();
         if !self.huge {
