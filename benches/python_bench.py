@@ -112,11 +112,11 @@ def native_vs_rust_example(data, positions, rounds=5):
     table = 64  # the example's table, which it allocates and touches before its timing:
     # so is ours (the library keeps a search's table for the next of its size)
     # The library moves a kept table onto huge pages, as the example's is, once searches
-    # have spent 5 ns a byte on it (0.34 s for 64 MiB): these searches spend that.
+    # have spent 50 ns a byte on it (3.4 s for 64 MiB): these searches spend that.
     spent = 0.0
-    while spent < 0.5:
+    while spent < 3.6:
         spent += libminimax.search(NativeConnectFour(), method="exact", deepening=False,
-                                   refine_distance=False, table_mb=table, nodes=2_000_000).elapsed
+                                   refine_distance=False, table_mb=table, nodes=5_000_000).elapsed
     games = [NativeConnectFour(line) for line in positions]
     rust_best = [float("inf")] * n
     ours_best = [float("inf")] * n
