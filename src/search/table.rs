@@ -393,7 +393,7 @@ mod tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "26 s under Miri; the mapping's unsafe code is memory.rs's, tested there"
+        ignore = "26 s under Miri, for no unsafe code of its own (the mapping is memory.rs's)"
     )]
     fn a_settled_table_starts_afresh_and_moves_once() {
         for (bytes, moves) in [(2 << 20, cfg!(target_os = "linux")), (64 << 10, false)] {
