@@ -4,6 +4,7 @@
 
 use std::ffi::{CStr, c_int};
 use std::sync::atomic::AtomicI32;
+use std::time::Duration;
 
 use minimax::ffi::game::mm_game;
 use minimax::ffi::mcts::*;
@@ -137,6 +138,11 @@ fn from_c_status(status: mm_status) -> PyErr {
     }
 }
 
+/// A time limit in the C options' microseconds: 0 for none, and at least 1 for any.
+fn micros(time: Option<Duration>) -> u64 {
+    time.map_or(0, |t| t.as_micros().clamp(1, u64::MAX as u128) as u64)
+}
+
 fn method(m: Method) -> mm_search_method {
     match m {
         Method::Minimax => MM_SEARCH_MINIMAX,
@@ -175,9 +181,7 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
         iterative_deepening: args.deepening,
         table_bytes: args.table_bytes,
         node_limit: args.nodes,
-        time_limit_us: args
-            .time
-            .map_or(0, |t| t.as_micros().clamp(1, u64::MAX as u128) as u64),
+        time_limit_us: micros(args.time),
         stop: stop.as_ptr() as *const c_int,
         max_at_root: args.max_at_root,
         refine_distance: args.refine_distance,
@@ -225,13 +229,12 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
     if status != mm_status::MM_OK {
         return Err(from_c_status(status));
     }
-    let proven = out.proven;
     Ok(Some(RustResult {
         best_move: out.has_move.then_some(out.best_move),
         value: out.value,
         expected: (out.value_kind == MM_VALUE_EXPECTED).then_some(out.expected),
         exact: out.exact,
-        proven,
+        proven: out.proven,
         plies_to_end: u32::try_from(out.plies_to_end).ok(),
         depth: out.depth,
         pv: pv[..out.pv_len.min(PV_ROOM)].to_vec(),
@@ -241,7 +244,7 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
             cutoffs: out.stats.cutoffs,
             table_probes: out.stats.table_probes,
             table_hits: out.stats.table_hits,
-            elapsed: std::time::Duration::from_micros(out.stats.elapsed_us),
+            elapsed: Duration::from_micros(out.stats.elapsed_us),
         },
         threads: out.threads_used as usize,
         fewer_threads: fewer(out.fewer_threads),
@@ -262,10 +265,10 @@ pub fn mcts(
         return Ok(None);
     };
     let c = c.get();
-    if tree.is_none() {
-        *tree = Some(CTree::new()?);
-    }
-    let tree = tree.as_mut().map_or(std::ptr::null_mut(), |t| t.0);
+    let tree = match tree {
+        Some(t) => t.0,
+        None => tree.insert(CTree::new()?).0,
+    };
     let stop = AtomicI32::new(0);
     let (reward, eval_scale) = match args.reward {
         Reward::Sign { scale } => (MM_MCTS_REWARD_SIGN, scale),
@@ -274,9 +277,7 @@ pub fn mcts(
     let options = mm_mcts_options {
         playouts: args.playouts,
         max_nodes: args.max_nodes as u64,
-        time_limit_us: args
-            .time
-            .map_or(0, |t| t.as_micros().clamp(1, u64::MAX as u128) as u64),
+        time_limit_us: micros(args.time),
         stop: stop.as_ptr() as *const c_int,
         exploration: args.exploration,
         reward,
@@ -344,7 +345,7 @@ pub fn mcts(
         playouts: out.playouts,
         nodes: out.nodes,
         depth: out.depth,
-        elapsed: std::time::Duration::from_micros(out.elapsed_us),
+        elapsed: Duration::from_micros(out.elapsed_us),
         threads: out.threads_used as usize,
         fewer_threads: fewer(out.fewer_threads),
         tree_full: out.tree_full,

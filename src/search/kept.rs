@@ -51,9 +51,10 @@ impl OwnTable {
         let kept = KEPT.lock().map(|mut k| k.take()).unwrap_or(None);
         let (table, spent) = match kept {
             Some((b, mut t, spent)) if b == bytes => {
-                match settle_due(bytes, spent) {
-                    true => t.settle(),
-                    false => t.clear(),
+                if settle_due(bytes, spent) {
+                    t.settle();
+                } else {
+                    t.clear();
                 }
                 (t, spent)
             }

@@ -83,8 +83,8 @@ pub struct Table {
     /// The current search's number (modulo 2^8): entries of earlier searches are still
     /// used, but replaced first.
     age: u64,
-    /// Whether the buckets have been moved to memory advised onto huge pages (by
-    /// `prefault` or `settle`), so that it is done once.
+    /// Whether `onto_huge_pages` has run (by `prefault` or `settle`): it moves the
+    /// buckets once.
     huge: bool,
 }
 
@@ -130,12 +130,9 @@ impl Table {
 
     /// Empties the table and maps all its memory now rather than page by page during the
     /// searches: a table meant for many searches wants this. A table of at least 2 MiB
-    /// moves to fresh memory on huge pages where the system gives them (see `memory`).
+    /// moves (once) to fresh memory on huge pages where the system gives them (see `memory`).
     pub fn prefault(&mut self) {
-        if let Some(fresh) = Zeroed::huge(self.buckets.len()) {
-            self.buckets = fresh;
-            self.huge = true;
-        }
+        self.onto_huge_pages();
         for bucket in self.buckets.iter() {
             for word in bucket.0.iter().flatten() {
                 word.store(0, Relaxed);
@@ -167,6 +164,12 @@ impl Table {
     /// stop missing the TLB. A table under 2 MiB stays where it is.
     pub(crate) fn settle(&mut self) {
         self.clear();
+        self.onto_huge_pages();
+    }
+
+    /// The first time only, moves the buckets to fresh (empty) memory advised onto huge
+    /// pages, where the system gives them and the table has at least 2 MiB.
+    fn onto_huge_pages(&mut self) {
         if !self.huge {
             if let Some(fresh) = Zeroed::huge(self.buckets.len()) {
                 self.buckets = fresh;
