@@ -670,7 +670,17 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             true => 0,
             false => self.game.hash().unwrap_or(0),
         };
-        let kind = Kind { chance, open };
+        // A final position's child is made proven (below a chance step, where positions
+        // vary, it proves nothing).
+        let final_reward = over
+            .filter(|_| !open)
+            .map(|score| self.convert.final_reward(score, child_max))
+            .transpose()?;
+        let kind = Kind {
+            chance,
+            open,
+            final_reward,
+        };
         let Some(child) = self.tree.add_child(node, mv, child_max, kind, hash, prior) else {
             self.full = true;
             while self.played.len() > mark {
@@ -680,11 +690,6 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
             return Ok(None);
         };
         self.grew = true;
-        if let Some(score) = over.filter(|_| !open) {
-            let r = self.convert.final_reward(score, child_max)?;
-            self.tree.narrow(child, r, r);
-            self.tree.set_expanded(child);
-        }
         if !self.tree.is_open(node) && self.tree.child_count(node) as usize >= all {
             self.tree.set_expanded(node);
         }
@@ -855,7 +860,8 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
     fn player_bounds(&self, id: u32) -> (f64, f64) {
         let max_side = self.tree.max_to_move(id);
         let (mut best_lo, mut best_hi) = if max_side { (0.0, 0.0) } else { (1.0, 1.0) };
-        for c in self.tree.children(id) {
+        let (expanded, children) = self.tree.expanded_children(id);
+        for c in children {
             let (lo, hi) = self.tree.bounds(c);
             if max_side {
                 best_lo = f64::max(best_lo, lo);
@@ -865,7 +871,7 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
                 best_hi = f64::min(best_hi, hi);
             }
         }
-        match (max_side, self.tree.is_expanded(id)) {
+        match (max_side, expanded) {
             (_, true) => (best_lo, best_hi),
             (true, false) => (best_lo, 1.0),
             (false, false) => (0.0, best_hi),
@@ -878,13 +884,14 @@ impl<'r, 'a, G: Game, T: Nodes> Run<'r, 'a, G, T> {
         // proven gets one value for both bounds.
         let (mut lo, mut hi, mut seen) = (0.0f64, 0.0f64, 0.0f64);
         let mut all_proven = true;
-        for c in self.tree.children(id) {
+        let (expanded, children) = self.tree.expanded_children(id);
+        for c in children {
             let p = self.tree.prior(c) as f64;
             let (l, h) = self.tree.bounds(c);
             (lo, hi, seen) = (lo + p * l, hi + p * h, seen + p);
             all_proven &= proven(l, h);
         }
-        if all_proven && self.tree.is_expanded(id) {
+        if all_proven && expanded {
             return (lo, lo);
         }
         (lo.min(1.0), (hi + (1.0 - seen).max(0.0)).min(1.0))

@@ -94,6 +94,7 @@ impl SharedTree {
                     Kind {
                         chance: n.chance,
                         open: n.open,
+                        final_reward: None, // (its bounds are copied below)
                     },
                 ),
                 Relaxed,
@@ -307,11 +308,13 @@ impl Nodes for Local<'_> {
     // the same node, one sees both changes (the fences are in one order for all
     // threads), so that a node's bounds miss no child's even though each thread stops
     // raising them where they do not change. Reads need no order of their own.
+    // `expanded` is set (release) after the children are linked and read (acquire)
+    // before them: a thread that sees it set sees every child.
     fn is_expanded(&self, id: u32) -> bool {
-        self.slot(id).flags.load(Relaxed) & EXPANDED != 0
+        self.slot(id).flags.load(Acquire) & EXPANDED != 0
     }
     fn set_expanded(&mut self, id: u32) {
-        if self.slot(id).flags.fetch_or(EXPANDED, Relaxed) & EXPANDED == 0 {
+        if self.slot(id).flags.fetch_or(EXPANDED, Release) & EXPANDED == 0 {
             fence(SeqCst);
         }
     }
@@ -366,8 +369,14 @@ impl Nodes for Local<'_> {
         let s = self.slot(id);
         s.mv.store(mv, Relaxed);
         s.parent.store(parent, Relaxed);
-        s.flags.store(flags(max_to_move, false, kind), Relaxed);
-        s.hi.store(1.0f64.to_bits(), Relaxed);
+        let over = kind.final_reward;
+        s.flags
+            .store(flags(max_to_move, over.is_some(), kind), Relaxed);
+        // A final position is published proven: a thread that followed the link to it
+        // before its bounds were narrowed would search on from a position without moves.
+        let (lo, hi) = over.map_or((0.0, 1.0), |r| (r + 0.0, r + 0.0));
+        s.lo.store(lo.to_bits(), Relaxed);
+        s.hi.store(hi.to_bits(), Relaxed);
         s.hash.store(hash, Relaxed);
         s.prior.store(prior.to_bits(), Relaxed);
         // The other fields are a fresh slot's zeros and NONE below.
@@ -381,6 +390,9 @@ impl Nodes for Local<'_> {
         match p.last_child.swap(id, Relaxed) {
             NONE => p.first_child.store(id, Release),
             last => self.slot(last).next_sibling.store(id, Release),
+        }
+        if over.is_some() {
+            fence(SeqCst); // a change of bounds, as `narrow` makes one
         }
         Some(id)
     }
@@ -507,6 +519,55 @@ mod tests {
         assert_eq!(back.bounds(b1), (0.25, 0.75));
         assert_eq!(back.nodes[b1 as usize].hash, 4);
         assert_eq!(back.nodes[0].hash, 9);
+    }
+
+    /// What a thread reads of a node another thread is growing: each final child proven
+    /// as soon as it is linked, and once the node is expanded, every child. Both once
+    /// failed, under Miri's schedules: a final child was linked before its bounds were
+    /// narrowed (a thread between the two searched on from a position without moves),
+    /// and bounds read the children before the flag (a child linked between the two
+    /// reads was left out of bounds taken as exact: a false proof).
+    #[test]
+    fn a_growing_node_shows_final_children_proven_and_all_of_them_once_expanded() {
+        let mut t = Tree::default();
+        t.reset(true, 0);
+        let won = Kind {
+            final_reward: Some(1.0),
+            ..Kind::default()
+        };
+        let plain = t.push_child(0, 1, false, won, 0, NO_PRIOR).unwrap();
+        assert_eq!(t.bounds(plain), (1.0, 1.0));
+        assert!(t.is_expanded(plain));
+        const N: usize = 6;
+        t.reset(true, 0);
+        let shared = SharedTree::copy_of(&t, 1 + N).unwrap();
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| {
+                let s = shared.local();
+                loop {
+                    let (expanded, children) = s.expanded_children(0);
+                    let mut seen = 0;
+                    for c in children {
+                        assert_eq!(s.bounds(c), (1.0, 1.0), "child {c}");
+                        assert!(s.is_expanded(c), "child {c}");
+                        seen += 1;
+                    }
+                    if expanded {
+                        assert_eq!(seen, N, "an expanded node's children");
+                        break;
+                    }
+                    std::thread::yield_now();
+                }
+            });
+            let mut s = shared.local();
+            assert!(s.lock(0));
+            for mv in 1..=N as i64 {
+                s.add_child(0, mv, false, won, 0, NO_PRIOR).unwrap();
+            }
+            s.set_expanded(0);
+            s.unlock(0);
+            reader.join().unwrap();
+        });
     }
 
     #[test]

@@ -44,20 +44,24 @@ pub(crate) struct Node {
     pub prior: f32,
 }
 
-/// What kind of position a node is: a chance node, or (open loop) one below a chance
-/// step, whose position varies.
+/// What kind of position a node is: a chance node, (open loop) one below a chance step,
+/// whose position varies, or a final one.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Kind {
     pub chance: bool,
     pub open: bool,
+    /// A final position's reward for MAX: the node is made proven and expanded, so that
+    /// no thread that finds it in a shared tree takes it for a position with moves.
+    pub final_reward: Option<f64>,
 }
 
 /// A node's prior when the game gave none: it is chosen by UCT.
 pub(crate) const NO_PRIOR: f32 = -1.0;
 
 impl Node {
-    /// A node not yet visited, with nothing proven.
+    /// A node not yet visited, with nothing proven unless it is final.
     fn fresh(mv: Move, parent: u32, max_to_move: bool, kind: Kind, hash: u64, prior: f32) -> Node {
+        let (lo, hi) = kind.final_reward.map_or((0.0, 1.0), |r| (r, r));
         Node {
             mv,
             parent,
@@ -66,10 +70,10 @@ impl Node {
             next_sibling: NONE,
             visits: 0,
             sum: 0.0,
-            lo: 0.0,
-            hi: 1.0,
+            lo,
+            hi,
             max_to_move,
-            expanded: false,
+            expanded: kind.final_reward.is_some(),
             chance: kind.chance,
             open: kind.open,
             children: 0,
@@ -251,6 +255,19 @@ pub(crate) trait Nodes {
             tree: self,
             next: self.first_child(node),
         }
+    }
+
+    /// Whether `node` is expanded, and its children, for its bounds: the flag is read
+    /// first, so that where it says every move has a child, the children read after it
+    /// are all there. (Read the other way round, a child another thread linked between
+    /// the two reads was missed, and bounds over the others taken as exact: a false
+    /// proof that Miri found.)
+    fn expanded_children(&self, node: u32) -> (bool, Children<'_, Self>)
+    where
+        Self: Sized,
+    {
+        let expanded = self.is_expanded(node);
+        (expanded, self.children(node))
     }
 
     /// The child of `node` for `mv`.
