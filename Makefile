@@ -199,7 +199,7 @@ miri-targets:
 # The tests where threads meet (the table's concurrent stores, MCTS's shared tree growing
 # under a waiting thread and under one reading its bounds, every search method and MCTS
 # on 2 threads through the C callbacks) under Miri with 16 schedules each (its scheduler and weak-memory choices
-# seeded 0 to 15), where `make miri` tries one. About 16 minutes here: run by hand.
+# seeded 0 to 15), where `make miri` tries one. About 17 minutes here: run by hand.
 miri-seeds:
 	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=0..16" $(CARGO) +nightly miri test --lib -- concurrent_stores a_thread_that_finds a_growing_node
 	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=0..16" $(CARGO) +nightly miri test --test callbacks -- every_method mcts_proves
