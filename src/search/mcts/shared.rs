@@ -307,9 +307,10 @@ impl Nodes for Local<'_> {
     // thread then reads the siblings' bounds: of two threads that each change a child of
     // the same node, one sees both changes (the fences are in one order for all
     // threads), so that a node's bounds miss no child's even though each thread stops
-    // raising them where they do not change. Reads need no order of their own.
-    // `expanded` is set (release) after the children are linked and read (acquire)
-    // before them: a thread that sees it set sees every child.
+    // raising them where they do not change. Reads need no order of their own, but for
+    // `expanded`'s: it is set (release) after the children are linked and read (acquire)
+    // before them (`expanded_children`), so that a thread that sees it set sees every
+    // child.
     fn is_expanded(&self, id: u32) -> bool {
         self.slot(id).flags.load(Acquire) & EXPANDED != 0
     }
