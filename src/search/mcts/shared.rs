@@ -375,7 +375,7 @@ impl Nodes for Local<'_> {
             .store(flags(max_to_move, over.is_some(), kind), Relaxed);
         // A final position is published proven: a thread that followed the link to it
         // before its bounds were narrowed would search on from a position without moves.
-        let (lo, hi) = over.map_or((0.0, 1.0), |r| (r + 0.0, r + 0.0));
+        let (lo, hi) = kind.bounds();
         s.lo.store(lo.to_bits(), Relaxed);
         s.hi.store(hi.to_bits(), Relaxed);
         s.hash.store(hash, Relaxed);

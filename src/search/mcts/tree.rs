@@ -55,13 +55,22 @@ pub(crate) struct Kind {
     pub final_reward: Option<f64>,
 }
 
+impl Kind {
+    /// A new node's bounds on MAX's reward: a final position's reward, or nothing proven.
+    /// (`+ 0.0` turns a -0.0, whose bits a shared tree's `fetch_max` takes as large, into
+    /// 0.0.)
+    pub fn bounds(&self) -> (f64, f64) {
+        self.final_reward.map_or((0.0, 1.0), |r| (r + 0.0, r + 0.0))
+    }
+}
+
 /// A node's prior when the game gave none: it is chosen by UCT.
 pub(crate) const NO_PRIOR: f32 = -1.0;
 
 impl Node {
     /// A node not yet visited, with nothing proven unless it is final.
     fn fresh(mv: Move, parent: u32, max_to_move: bool, kind: Kind, hash: u64, prior: f32) -> Node {
-        let (lo, hi) = kind.final_reward.map_or((0.0, 1.0), |r| (r, r));
+        let (lo, hi) = kind.bounds();
         Node {
             mv,
             parent,
