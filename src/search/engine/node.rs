@@ -255,10 +255,18 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                         self.moves[p] = moves;
                         return Ok(v);
                     }
-                    match e.bound {
-                        Bound::Lower => alpha = alpha.max(v - 1),
-                        Bound::Upper => beta = beta.min(v + 1),
-                        _ => {}
+                    // Only a proven bound narrows the window. A heuristic one may
+                    // disagree with this search (late move reductions and null moves
+                    // make a value depend on the window it was searched in): a proven
+                    // fail-low below an alpha it raised would reach the parent inside the
+                    // parent's window, taken as exact, and prove a wrong value (issue 49).
+                    // A proven bound cannot disagree with a proven result.
+                    if e.proven {
+                        match e.bound {
+                            Bound::Lower => alpha = alpha.max(v - 1),
+                            Bound::Upper => beta = beta.min(v + 1),
+                            _ => {}
+                        }
                     }
                 }
             }
