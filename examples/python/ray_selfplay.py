@@ -44,6 +44,10 @@ def main(argv=None):
     p.add_argument("--playouts", type=int, default=2000)
     p.add_argument("--address", default=None)
     a = p.parse_args(argv)
+    if a.games < 1:
+        p.error(f"--games {a.games}: a count of games, at least 1")
+    if not 1 <= a.playouts < 2**64:
+        p.error(f"--playouts {a.playouts}: a count of playouts a move, at least 1")
     if not ray.is_initialized():
         ray.init(address=a.address, include_dashboard=False, log_to_driver=False)
     games = ray.get([play.remote(seed, a.playouts) for seed in range(a.games)])

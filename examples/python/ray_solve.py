@@ -23,35 +23,42 @@ def solve(line):
     return libminimax.search(ConnectFour(line), method="exact").value
 
 
-def frontier(line, split):
-    """The lines ``split`` plies below ``line``, where the game goes on, and the lines
-    whose game ended before, with their scores."""
-    game = ConnectFour(line)
-    if split == 0 or game.outcome() is not None:
-        return ([line], {}) if game.outcome() is None else ([], {line: game.outcome()})
+def frontier(game, line, split):
+    """The lines ``split`` plies below ``line`` (``game``'s position), where the game goes
+    on, and the lines whose game ended before, with their scores. Positions are reached
+    by ``play`` and ``undo``: a line that ends in a win is no setup the game takes."""
+    if game.outcome() is not None:
+        return [], {line: game.outcome()}
+    if split == 0:
+        return [line], {}
     open_lines, ended = [], {}
     for column in game.moves():
-        o, e = frontier(line + str(column + 1), split - 1)
+        game.play(column)
+        o, e = frontier(game, line + str(column + 1), split - 1)
+        game.undo(column)
         open_lines += o
         ended.update(e)
     return open_lines, ended
 
 
-def combine(line, split, values):
-    """Minimax over the first ``split`` plies, the frontier's values given."""
+def combine(game, line, values):
+    """Minimax over the plies above the frontier, the frontier's values given."""
     if line in values:
         return values[line]
-    game = ConnectFour(line)
-    children = [combine(line + str(c + 1), split - 1, values) for c in game.moves()]
+    children = []
+    for column in game.moves():
+        game.play(column)
+        children.append(combine(game, line + str(column + 1), values))
+        game.undo(column)
     return max(children) if len(line) % 2 == 0 else min(children)
 
 
 def split_solve(line, split):
     """The value of ``line``, solved as ``split``-ply tasks on Ray."""
-    open_lines, ended = frontier(line, split)
+    open_lines, ended = frontier(ConnectFour(line), line, split)
     values = dict(zip(open_lines, ray.get([solve.remote(l) for l in open_lines])))
     values.update(ended)
-    return combine(line, split, values), len(open_lines)
+    return combine(ConnectFour(line), line, values), len(open_lines)
 
 
 def main(argv=None):
@@ -60,6 +67,12 @@ def main(argv=None):
     p.add_argument("--split", type=int, default=2)
     p.add_argument("--address", default=None)
     a = p.parse_args(argv)
+    if a.split < 0:
+        p.error(f"--split {a.split}: a number of plies, at least 0")
+    try:
+        ConnectFour(a.line)
+    except ValueError as e:
+        p.error(f"--line {a.line!r}: {e}")
     if not ray.is_initialized():
         ray.init(address=a.address, include_dashboard=False, log_to_driver=False)
     value, tasks = split_solve(a.line, a.split)

@@ -150,6 +150,14 @@ class SpielGame:
         return hash((str(self.state), self.state.current_player()))
 
 
-def search(state: Any, evaluate: Optional[Callable[[Any], int]] = None, scale: int = 1, **options: Any):
-    """``libminimax.search`` of a ``pyspiel`` state (player 0 is MAX)."""
-    return libminimax.search(SpielGame(state, evaluate, scale), **options)
+def search(
+    state: Any,
+    evaluate: Optional[Callable[[Any], int]] = None,
+    scale: int = 1,
+    undo: Optional[bool] = None,
+    hash: bool = False,
+    **options: Any,
+):
+    """``libminimax.search`` of a ``pyspiel`` state (player 0 is MAX): ``evaluate``,
+    ``scale``, ``undo`` and ``hash`` are ``SpielGame``'s, the other options the search's."""
+    return libminimax.search(SpielGame(state, evaluate, scale, undo, hash), **options)

@@ -52,6 +52,14 @@ impl<'py> Deferred<'py> {
     }
 }
 
+impl Deferred<'_> {
+    /// Whether this search deferred SIGINT, and so reads the signal: a search on another
+    /// thread (or inside another search) leaves it to the main thread's outer one.
+    pub fn active(&self) -> bool {
+        self.restore.is_some()
+    }
+}
+
 impl Drop for Deferred<'_> {
     fn drop(&mut self) {
         if let Some((signal, previous)) = self.restore.take() {

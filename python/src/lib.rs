@@ -5,6 +5,7 @@
 
 mod cgame;
 mod errors;
+mod exit;
 mod games;
 mod interrupt;
 mod leaves;
@@ -34,5 +35,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     games::register(m)?;
     errors::register(m)?;
     watch::note_main_thread(m.py())?;
+    exit::register(m.py())?;
     Ok(())
 }

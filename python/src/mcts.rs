@@ -3,10 +3,11 @@
 use std::sync::atomic::AtomicI32;
 
 use minimax::search::mcts::{Mcts as Tree, Reward};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::cgame::{self, CTree};
+use crate::exit::Running;
 use crate::games;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
@@ -25,6 +26,9 @@ pub struct Mcts {
     map: MoveMap,
     /// The options the object was made with; each search sets its limits and threads.
     args: MctsArgs,
+    /// Whether `advance` was called since the last search: the root is then known to be
+    /// the game's position even where the game has no hash.
+    advanced: bool,
 }
 
 #[pymethods]
@@ -72,6 +76,7 @@ impl Mcts {
             tree: Tree::new(),
             c_tree: None,
             map: MoveMap::default(),
+            advanced: false,
             args: MctsArgs {
                 playouts: 0,
                 time: None,
@@ -126,11 +131,31 @@ impl Mcts {
         if let Some(result) = cgame::mcts(game, &mut self.c_tree, &args)? {
             return MctsResult::new(py, &self.map, result);
         }
-        let _deferred = Deferred::install(py)?;
         let stop = AtomicI32::new(0);
-        let mut adapter = PyGame::new(game, minimax::search::ScoreView::Max, &mut self.map, &stop)?;
+        let _running = Running::start(py, &stop);
+        let deferred = Deferred::install(py)?;
+        let advanced = std::mem::replace(&mut self.advanced, false);
+        if !advanced && !has_hash(game)? {
+            // Nothing says the position is the tree's root: a tree kept from another
+            // position would answer for that one.
+            self.tree.clear();
+        }
+        if self.tree.nodes() == 0 {
+            // A tree started afresh needs none of the moves the map holds.
+            self.map = MoveMap::default();
+        }
+        let view = minimax::search::ScoreView::Max;
+        let mut adapter = PyGame::new(game, view, &mut self.map, &stop, deferred.active())?;
         let result = self.tree.search(&mut adapter, &mut args.options(&stop));
+        let unevaluated = adapter.unevaluated;
         let result = adapter.finish(result)?;
+        if unevaluated {
+            self.tree.clear();
+            return Err(PyTypeError::new_err(
+                "playouts stopped at playout_depth and scored positions there, but the game \
+                 has no evaluate(): give it one, or play playouts to the end (playout_depth=0)",
+            ));
+        }
         MctsResult::new(py, &self.map, result)
     }
 
@@ -139,15 +164,18 @@ impl Mcts {
     fn advance(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.map.number(r#move)?;
         self.tree.advance(n);
+        self.advanced = true;
         if let Some(c) = &mut self.c_tree {
             c.advance(n);
         }
         Ok(())
     }
 
-    /// Forgets the tree.
+    /// Forgets the tree, and the move objects it held.
     fn clear(&mut self) {
         self.tree.clear();
+        self.map = MoveMap::default();
+        self.advanced = false;
         if let Some(c) = &mut self.c_tree {
             c.clear();
         }
@@ -158,5 +186,15 @@ impl Mcts {
     #[getter]
     fn nodes(&self) -> usize {
         self.tree.nodes()
+    }
+}
+
+/// Whether a Python game gives a hash of this position (`hash()` there and not `None`).
+fn has_hash(game: &Bound<'_, PyAny>) -> PyResult<bool> {
+    match game.getattr("hash") {
+        Ok(f) if f.is_none() => Ok(false),
+        Ok(f) => Ok(!f.call0()?.is_none()),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyAttributeError>(game.py()) => Ok(false),
+        Err(e) => Err(e),
     }
 }

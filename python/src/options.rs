@@ -60,23 +60,43 @@ pub fn view(name: &str) -> PyResult<ScoreView> {
     }
 }
 
-/// A time limit in seconds: `None`, or a finite number at least 0.
+/// A time limit in seconds: `None`, or a number at least 0; one longer than a duration
+/// holds (about 585 billion years; `math.inf`) is no limit.
 pub fn seconds(time: Option<f64>) -> PyResult<Option<Duration>> {
     match time {
         None => Ok(None),
+        Some(t) if t >= Duration::MAX.as_secs_f64() => Ok(None),
+        // (`{t:?}` writes 1e300 as that, where `{t}` writes all 301 digits.)
         Some(t) => Duration::try_from_secs_f64(t).map(Some).map_err(|_| {
-            PyValueError::new_err(format!("time={t} is not a number of seconds at least 0"))
+            PyValueError::new_err(format!("time={t:?} is not a number of seconds at least 0"))
         }),
     }
 }
 
-/// A thread count: at least 0 (0: one per core).
+/// A thread count: 0 (one per core) to the library's `MAX_THREADS`, as C's
+/// `MM_ERR_TOO_MANY_THREADS` holds it.
 pub fn thread_count(threads: i64) -> PyResult<usize> {
-    usize::try_from(threads).map_err(|_| {
-        PyValueError::new_err(format!(
+    let most = minimax::search::MAX_THREADS;
+    match usize::try_from(threads) {
+        Ok(n) if n <= most => Ok(n),
+        Ok(_) => Err(PyValueError::new_err(format!(
+            "threads={threads} is more than {most}, the most a search runs on"
+        ))),
+        Err(_) => Err(PyValueError::new_err(format!(
             "threads={threads} is negative (0 means one per core)"
-        ))
-    })
+        ))),
+    }
+}
+
+/// A node limit: `None` (no limit), or a count from 1 to 2**64 - 1.
+pub fn node_limit(nodes: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    let Some(n) = nodes else { return Ok(0) };
+    match n.extract::<u64>() {
+        Ok(count) if count >= 1 => Ok(count),
+        _ => Err(PyValueError::new_err(format!(
+            "nodes={n}: a node limit is a count from 1 to 2**64 - 1 (None for none)"
+        ))),
+    }
 }
 
 /// A table size in MiB (0: none).

@@ -3,12 +3,13 @@
 //! nothing more: it only takes back the moves that were really played, so that the game
 //! is back in its position when the exception is raised again to the caller.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 use minimax::search::{Game, GameError, Move, ScoreView};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyBool, PyInt, PyList};
 
 use crate::errors::from_status;
 use crate::interrupt;
@@ -34,6 +35,36 @@ struct Methods<'py> {
     null_move: Option<Bound<'py, PyAny>>,
 }
 
+/// The Python games being searched now, by address: one object searched from two
+/// threads at once (or by a search inside its own) would be played from two lines.
+static SEARCHED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+/// A game's place in `SEARCHED`, while its search runs.
+struct Searched(usize);
+
+impl Searched {
+    fn claim(obj: &Bound<'_, PyAny>) -> PyResult<Searched> {
+        let at = obj.as_ptr() as usize;
+        let mut searched = SEARCHED.lock().unwrap_or_else(|e| e.into_inner());
+        if searched.contains(&at) {
+            return Err(PyRuntimeError::new_err(
+                "the game is being searched already",
+            ));
+        }
+        searched.push(at);
+        Ok(Searched(at))
+    }
+}
+
+impl Drop for Searched {
+    fn drop(&mut self) {
+        let mut searched = SEARCHED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = searched.iter().position(|&a| a == self.0) {
+            searched.swap_remove(i);
+        }
+    }
+}
+
 /// A Python game searched on the calling thread, the GIL held.
 pub struct PyGame<'py, 'a> {
     py: Python<'py>,
@@ -46,6 +77,11 @@ pub struct PyGame<'py, 'a> {
     /// For each move the engine has played and not taken back: whether the game played it.
     applied: Vec<bool>,
     calls: u32,
+    /// Whether this search reads the deferred Ctrl-C (the one that deferred it).
+    interruptible: bool,
+    /// Whether the engine asked for an evaluation the game has no `evaluate()` for.
+    pub unevaluated: bool,
+    _searched: Searched,
 }
 
 /// `obj.name` if it has it (an `AttributeError` is `None`; another error is raised).
@@ -72,15 +108,19 @@ fn required<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyA
 }
 
 impl<'py, 'a> PyGame<'py, 'a> {
-    /// The adapter for `obj`, whose scores take `view`. `evaluate` may be missing when
-    /// the search never stops at a depth limit (an exact solve, MCTS playing to the end);
-    /// it is then 0.
+    /// The adapter for `obj`, whose scores take `view`; `interruptible` for the search
+    /// that deferred Ctrl-C (`interrupt.rs`). `evaluate` may be missing when the search
+    /// never stops at a depth limit (an exact solve, MCTS playing to the end); it is then
+    /// 0, and `unevaluated` says that it was asked for. An object already being searched
+    /// is a `RuntimeError`.
     pub fn new(
         obj: &Bound<'py, PyAny>,
         view: ScoreView,
         map: &'a mut MoveMap,
         stop: &'a AtomicI32,
+        interruptible: bool,
     ) -> PyResult<Self> {
+        let searched = Searched::claim(obj)?;
         let f = Methods {
             moves: required(obj, "moves")?,
             play: required(obj, "play")?,
@@ -105,6 +145,9 @@ impl<'py, 'a> PyGame<'py, 'a> {
             error: None,
             applied: Vec::new(),
             calls: 0,
+            interruptible,
+            unevaluated: false,
+            _searched: searched,
         })
     }
 
@@ -129,7 +172,7 @@ impl<'py, 'a> PyGame<'py, 'a> {
     /// pending signals now and then: a game whose methods are written in C runs no
     /// Python code that would.
     fn tick(&mut self) {
-        if interrupt::taken() {
+        if self.interruptible && interrupt::taken() {
             self.fail(PyKeyboardInterrupt::new_err(()));
         }
         self.calls += 1;
@@ -183,6 +226,41 @@ impl<'py, 'a> PyGame<'py, 'a> {
     }
 }
 
+/// A score `name()` returned: an int (a bool is not one: `outcome()` says `None` while
+/// the game goes on).
+fn score(v: &Bound<'_, PyAny>, name: &str) -> PyResult<i32> {
+    if v.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name}() returned {v}: a score is an int (outcome() returns None while the \
+             game goes on)"
+        )));
+    }
+    v.extract::<i32>()
+}
+
+/// The table's key for what `hash()` returned: an int, any size (taken modulo 2**64).
+/// Another type is a `TypeError`: Python's `hash()` of a float or a str would pass
+/// silently, and differ from run to run for a str.
+fn hash_value(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if !v.is_instance_of::<PyInt>() || v.is_instance_of::<PyBool>() {
+        let ty = v
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        return Err(PyTypeError::new_err(format!(
+            "hash() returned a {ty}: it returns an int, or None for no hash"
+        )));
+    }
+    if let Ok(h) = v.extract::<u64>() {
+        return Ok(h);
+    }
+    if let Ok(h) = v.extract::<i64>() {
+        return Ok(h as u64);
+    }
+    v.call_method1("__and__", (u64::MAX,))?.extract::<u64>()
+}
+
 /// Appends the moves `f()` lists to `out`, as numbers.
 fn list(map: &mut MoveMap, f: &Bound<'_, PyAny>, out: &mut Vec<Move>) -> PyResult<()> {
     for mv in f.call0()?.try_iter()? {
@@ -226,26 +304,27 @@ impl Game for PyGame<'_, '_> {
     }
     fn outcome(&mut self) -> Option<i32> {
         let f = Some(self.f.outcome.clone());
-        self.ask_for(f, |v| v.extract::<i32>())
+        self.ask_for(f, |v| score(v, "outcome"))
     }
     fn evaluate(&mut self) -> i32 {
+        if self.f.evaluate.is_none() {
+            self.unevaluated = true;
+            return 0;
+        }
         let f = self.f.evaluate.clone();
-        self.ask_for(f, |v| v.extract::<i32>()).unwrap_or(0)
+        self.ask_for(f, |v| score(v, "evaluate")).unwrap_or(0)
     }
     fn hash(&mut self) -> Option<u64> {
         let f = self.f.hash.clone()?;
         let v = self.ask(Some(&f))?;
-        if let Ok(h) = v.extract::<u64>() {
-            return Some(h);
+        if v.is_none() {
+            return None;
         }
-        if let Ok(h) = v.extract::<i64>() {
-            return Some(h as u64);
-        }
-        match v.hash() {
-            Ok(h) => Some(h as u64),
+        match hash_value(&v) {
+            Ok(h) => Some(h),
             Err(e) => {
                 self.fail(e);
-                Some(0)
+                None
             }
         }
     }

@@ -2,10 +2,11 @@
 
 use std::sync::atomic::AtomicI32;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::cgame;
+use crate::exit::Running;
 use crate::games;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
@@ -33,7 +34,7 @@ pub fn search(
     method: &str,
     depth: Option<i64>,
     time: Option<f64>,
-    nodes: Option<i64>,
+    nodes: Option<&Bound<'_, PyAny>>,
     threads: i64,
     table_mb: f64,
     view: &str,
@@ -53,15 +54,7 @@ pub fn search(
         Some(d) if d >= 0 => Some(u32::try_from(d).unwrap_or(u32::MAX)),
         Some(d) => return Err(PyValueError::new_err(format!("depth={d} is negative"))),
     };
-    let nodes = match nodes {
-        None => 0,
-        Some(n) if n >= 1 => n as u64,
-        Some(n) => {
-            return Err(PyValueError::new_err(format!(
-                "nodes={n}: a node limit is at least 1 (None for none)"
-            )));
-        }
-    };
+    let nodes = options::node_limit(nodes)?;
     let args = SearchArgs {
         method: options::method(method)?,
         depth,
@@ -88,10 +81,19 @@ pub fn search(
     if let Some(result) = cgame::search(game, &args)? {
         return SearchResult::new(py, &map, result);
     }
-    let _deferred = Deferred::install(py)?;
     let stop = AtomicI32::new(0);
-    let mut adapter = PyGame::new(game, args.view, &mut map, &stop)?;
+    let _running = Running::start(py, &stop);
+    let deferred = Deferred::install(py)?;
+    let mut adapter = PyGame::new(game, args.view, &mut map, &stop, deferred.active())?;
     let result = minimax::search::search(&mut adapter, &mut args.options(&stop));
+    let unevaluated = adapter.unevaluated;
     let result = adapter.finish(result)?;
+    if unevaluated && !result.proven {
+        return Err(PyTypeError::new_err(format!(
+            "the search stopped at depth {} and scored positions there, but the game has no \
+             evaluate(): give it one, or search without a depth or node or time limit",
+            result.depth
+        )));
+    }
     SearchResult::new(py, &map, result)
 }

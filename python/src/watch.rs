@@ -40,6 +40,7 @@ pub fn detached<T: Send>(
     stop: &AtomicI32,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    let _running = crate::exit::Running::start(py, stop);
     std::thread::scope(|scope| {
         let (done, answer) = mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
@@ -108,6 +109,27 @@ pub fn note_main_thread(py: Python<'_>) -> PyResult<()> {
     Ok(())
 }
 
+/// Whether this is Python's main thread (the one signals go to).
+#[cfg(unix)]
+pub fn on_main_thread() -> bool {
+    // SAFETY: pthread_self has no preconditions.
+    let me = unsafe { libc::pthread_self() } as u64;
+    me == MAIN_THREAD.load(Relaxed)
+}
+
+/// Whether this is Python's main thread: asked of `threading` (without the GIL held by
+/// this thread's caller, the answer is no).
+#[cfg(not(unix))]
+pub fn on_main_thread() -> bool {
+    Python::try_attach(|py| {
+        let threading = py.import("threading").ok()?;
+        let main = threading.call_method0("main_thread").ok()?;
+        Some(threading.call_method0("current_thread").ok()?.is(&main))
+    })
+    .flatten()
+    .unwrap_or(false)
+}
+
 /// SIGINT's handler during a main-thread search.
 #[cfg(unix)]
 extern "C" fn on_sigint(_: std::ffi::c_int) {
@@ -129,9 +151,8 @@ pub fn detached<T: Send>(
     stop: &AtomicI32,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    // SAFETY: pthread_self has no preconditions.
-    let me = unsafe { libc::pthread_self() } as u64;
-    if me != MAIN_THREAD.load(Relaxed) {
+    let _running = crate::exit::Running::start(py, stop);
+    if !on_main_thread() {
         return Ok(py.detach(work));
     }
     INTERRUPTED.store(false, Relaxed);

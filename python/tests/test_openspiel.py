@@ -91,3 +91,16 @@ def test_a_chance_game_by_expectimax_and_mcts():
 def test_games_it_cannot_search():
     with pytest.raises(ValueError, match="not a perfect-information"):
         SpielGame(pyspiel.load_game("kuhn_poker").new_initial_state())
+
+
+def test_the_one_call_form_takes_the_adapters_options():
+    # search(state, hash=True) raised "unexpected keyword argument 'hash'" before.
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    for a in (4, 0):
+        state.apply_action(a)
+    plain = search(state, method="exact")
+    hashed = search(state, hash=True, method="exact")
+    cloned = search(state, undo=False, hash=True, method="exact")
+    assert plain.value == hashed.value == cloned.value == 0
+    assert hashed.nodes < plain.nodes
