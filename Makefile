@@ -1,17 +1,26 @@
 # libminimax: build the library, the C examples, and run the documents' demos.
-#   make demo      build everything in release mode and run the demos
-#   make examples  build the examples without running them
-#   make header    regenerate include/minimax.h from the Rust sources
-#   make test      cargo test (the README's test command)
-#   make bench     the speed benchmarks: textbook C code beside the library (ratios), then
-#                  the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
-#                  Star1 and Star2 against plain expectimax; Connect Four on Pons' sets
-#                  against a same-run reference, in C and Rust, and on 1, 2 and 4 threads)
-#   make tsan      the multi-thread tests under ThreadSanitizer (nightly)
-#   make miri      the unit tests and the tests that call the C API under Miri (nightly)
-#   make fuzz      every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz)
-#   make install   the libraries, header and minimax.pc under PREFIX (DESTDIR honoured);
-#                  make uninstall removes exactly those files
+#   make demo          build everything in release mode and run the demos
+#   make lib           the release libraries, and the libminimax.so.0.4 link programs start with
+#   make examples      build the examples without running them (also `make all`)
+#   make header        regenerate include/minimax.h from the Rust sources
+#   make test          cargo test (the README's test command)
+#   make proofs        a million random (game, options) pairs, each proof checked (by hand)
+#   make python-test   the Python package's tests in a fresh virtual environment
+#   make python-bench  the Python package's figures against easyAI, OpenSpiel, the Rust example
+#   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
+#                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
+#                      Star1 and Star2 against plain expectimax; Connect Four on Pons' sets
+#                      against a same-run reference, in C and Rust, and on 1, 2 and 4 threads)
+#   make match         a match at a clock against minimax-rs (MATCH_MS, MATCH_GAME, ...)
+#   make tsan          the multi-thread tests under ThreadSanitizer (nightly)
+#   make miri          the unit tests and the tests that call the C API under Miri (nightly)
+#   make miri-targets  `make miri` as a big-endian and a 32-bit machine (by hand)
+#   make miri-seeds    the tests where threads meet under 16 Miri schedules (by hand)
+#   make fuzz          every fuzz target for FUZZ_SECONDS each (nightly and cargo-fuzz)
+#   make fuzz-smoke    CI's short fuzzing run
+#   make install       the libraries, header and minimax.pc under PREFIX (DESTDIR honoured);
+#                      make uninstall removes exactly those files
+#   make clean         removes build/ and cargo's target/
 
 CARGO  ?= cargo
 CC     ?= cc
@@ -223,7 +232,8 @@ MINOR      := $(word 2,$(subst ., ,$(VERSION)))
 # from 1.0 on the major version alone.
 SONAME     := libminimax.so.$(if $(filter 0,$(MAJOR)),0.$(MINOR),$(MAJOR))
 # What a program linking libminimax.a needs besides it, as rustc reports for a static
-# library of this target (our only dependency, libc, adds nothing to the list).
+# library of this target (the library's dependencies, libc and stacker's, add nothing
+# to the list).
 NATIVE_STATIC_LIBS = $(shell echo '' | rustc --crate-type staticlib --crate-name native_probe \
   --print native-static-libs -o $(BUILD)/native_probe.a - 2>&1 | sed -n 's/.*native-static-libs: //p')
 

@@ -1,5 +1,5 @@
 //! Gives the shared library its soname and, with the `capi` feature (the C face: cargo-c
-//! and `make lib` build with it), generates the C header into OUT_DIR. Without the
+//! builds with it; `make lib` does not), generates the C header into OUT_DIR. Without the
 //! feature, cbindgen is not built at all: a Rust crate that depends on this one gets none
 //! of it. `tests/header.rs` compares the committed `include/minimax.h` with the same
 //! recipe (`header.rs`), run from a dev-dependency.
