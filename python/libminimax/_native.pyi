@@ -45,7 +45,7 @@ def search(
     quiescence: bool = False,
     null_move: bool = False,
     refine_distance: bool = True,
-    deepening: bool = True,
+    deepening: Optional[bool] = None,
 ) -> SearchResult: ...
 
 class SearchResult:

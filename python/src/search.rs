@@ -25,7 +25,7 @@ use crate::results::SearchResult;
     game, method = "alphabeta", depth = None, time = None, nodes = None, threads = 1,
     table_mb = 16.0, *, view = "max", max_at_root = true, killers = false,
     history = false, lmr = false, aspiration = false, time_management = false,
-    quiescence = false, null_move = false, refine_distance = true, deepening = true
+    quiescence = false, null_move = false, refine_distance = true, deepening = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn search(
@@ -47,7 +47,7 @@ pub fn search(
     quiescence: bool,
     null_move: bool,
     refine_distance: bool,
-    deepening: bool,
+    deepening: Option<bool>,
 ) -> PyResult<SearchResult> {
     let depth = match depth {
         None => None,
@@ -72,7 +72,11 @@ pub fn search(
         quiescence,
         null_move,
         refine_distance,
-        deepening,
+        // Deepening by default only where a limit can stop the search, or where no
+        // depth is given (it stops at the first proof): at a given depth with no limit,
+        // the shallower iterations only add nodes (1.2x easyAI's time on a connect-3
+        // written for both, 0.8x without them).
+        deepening: deepening.unwrap_or(depth.is_none() || time.is_some() || nodes != 0),
     };
     let mut map = MoveMap::default();
     if let Some(result) = games::search(game, &args)? {

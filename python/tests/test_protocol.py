@@ -199,3 +199,18 @@ def test_mcts_clear_forgets_the_moves_it_saw():
     gc.collect()
     alive = sum(r() is not None for r in ObjectNim.made)
     assert alive == 0, f"{alive} of {len(ObjectNim.made)} moves still held"
+
+
+def test_a_given_depth_without_a_limit_does_not_deepen():
+    # Issue 49's new user: at a given depth with no limit, deepening's shallower
+    # iterations only added nodes (1.2x easyAI's time on a connect-3 written for both).
+    from pygames import ConnectFour
+
+    plain = libminimax.search(ConnectFour(), depth=5, view="side", deepening=False)
+    default = libminimax.search(ConnectFour(), depth=5, view="side")
+    deepened = libminimax.search(ConnectFour(), depth=5, view="side", deepening=True)
+    assert default.nodes == plain.nodes < deepened.nodes
+    assert default.value == plain.value == deepened.value
+    # A limit that can stop the search deepens, so that it answers from a whole depth.
+    limited = libminimax.search(ConnectFour(), depth=5, view="side", nodes=10**9)
+    assert limited.nodes == deepened.nodes
