@@ -215,7 +215,7 @@ miri-seeds:
 
 # Every proof true (issue 49): a million (game, combination of options) pairs of
 # tests/proofs.rs, each proven value checked against a brute force; `cargo test` runs
-# 20,000. About 25 minutes here on two cores: run by hand (docs/safety.md has the last).
+# 20,000. About 35 minutes here on two cores: run by hand (docs/safety.md has the last).
 PROOF_PAIRS ?= 1000000
 proofs:
 	MM_PROOF_PAIRS=$(PROOF_PAIRS) $(CARGO) test --release --test proofs -- --nocapture shard

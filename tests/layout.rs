@@ -184,7 +184,8 @@ fn the_layout_guide_names_every_file_and_the_unsafe_ones() {
         let top = !path.contains('/') && !path.is_empty() && path != ".gitignore";
         let listed = path.starts_with("c_examples/")
             || path.starts_with("benches/")
-            || (path.starts_with("tests/") && !path.starts_with("tests/c/")
+            || (path.starts_with("tests/")
+                && !path.starts_with("tests/c/")
                 && !(path.matches('/').count() == 1 && path.ends_with(".rs")));
         if (top || listed) && !guide.contains(&format!("`{path}`")) {
             missing.push(path.to_string());

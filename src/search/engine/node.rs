@@ -272,7 +272,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
         }
 
-        if !LEAN && self.plan.null_move && listed.is_ok() {
+        let passes = matches!(self.method(), Method::AlphaBeta | Method::Pvs);
+        if !LEAN && passes && self.plan.null_move && listed.is_ok() {
             // The list goes back to its slot meanwhile: the verification searches this
             // position at this ply again (and lists the same moves there).
             self.moves[p] = moves;
