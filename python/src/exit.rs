@@ -38,7 +38,7 @@ impl Running {
     /// main thread runs as usual (an `atexit` callback may search), and one on another
     /// thread never starts: its thread waits for the end without the GIL.
     pub fn start(py: Python<'_>, stop: &AtomicI32) -> Running {
-        if exiting() && !crate::watch::on_main_thread() {
+        if exiting() && !crate::main_thread::on_main_thread() {
             py.detach(|| {
                 loop {
                     std::thread::park();

@@ -9,6 +9,7 @@ mod exit;
 mod games;
 mod interrupt;
 mod leaves;
+mod main_thread;
 mod mcts;
 mod moves;
 mod options;
@@ -34,7 +35,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::MoveStats>()?;
     games::register(m)?;
     errors::register(m)?;
-    watch::note_main_thread(m.py())?;
+    main_thread::note_main_thread(m.py())?;
     exit::register(m.py())?;
     Ok(())
 }

@@ -24,6 +24,8 @@ use std::time::Duration;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 
+use crate::main_thread;
+
 /// How often the waiting thread looks for a signal.
 #[cfg(not(unix))]
 const LOOK_EVERY: Duration = Duration::from_millis(20);
@@ -88,48 +90,6 @@ static STOP: std::sync::atomic::AtomicPtr<AtomicI32> =
 #[cfg(unix)]
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// The main thread's id (Python's `threading.main_thread().ident`, which is its
-/// `pthread_self()`), read when the module is imported.
-#[cfg(unix)]
-static MAIN_THREAD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Notes the main thread, for `detached`.
-pub fn note_main_thread(py: Python<'_>) -> PyResult<()> {
-    #[cfg(unix)]
-    {
-        let ident: u64 = py
-            .import("threading")?
-            .call_method0("main_thread")?
-            .getattr("ident")?
-            .extract()?;
-        MAIN_THREAD.store(ident, Relaxed);
-    }
-    #[cfg(not(unix))]
-    let _ = py;
-    Ok(())
-}
-
-/// Whether this is Python's main thread (the one signals go to).
-#[cfg(unix)]
-pub fn on_main_thread() -> bool {
-    // SAFETY: pthread_self has no preconditions.
-    let me = unsafe { libc::pthread_self() } as u64;
-    me == MAIN_THREAD.load(Relaxed)
-}
-
-/// Whether this is Python's main thread: asked of `threading` (without the GIL held by
-/// this thread's caller, the answer is no).
-#[cfg(not(unix))]
-pub fn on_main_thread() -> bool {
-    Python::try_attach(|py| {
-        let threading = py.import("threading").ok()?;
-        let main = threading.call_method0("main_thread").ok()?;
-        Some(threading.call_method0("current_thread").ok()?.is(&main))
-    })
-    .flatten()
-    .unwrap_or(false)
-}
-
 /// SIGINT's handler during a main-thread search.
 #[cfg(unix)]
 extern "C" fn on_sigint(_: std::ffi::c_int) {
@@ -152,7 +112,7 @@ pub fn detached<T: Send>(
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     let _running = crate::exit::Running::start(py, stop);
-    if !on_main_thread() {
+    if !main_thread::on_main_thread() {
         return Ok(py.detach(work));
     }
     INTERRUPTED.store(false, Relaxed);
