@@ -7,30 +7,31 @@
 //! search started on another thread after that never runs (its thread waits, without
 //! the GIL, for the process to end).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
+use crate::addresses::{Addresses, Held};
+
 /// Set by the exit hook.
 static EXITING: AtomicBool = AtomicBool::new(false);
 
 /// The stop flags of the searches running now, as addresses.
-static RUNNING: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+static RUNNING: Addresses = Addresses::new();
 
 /// The longest the exit hook waits for searches to return (a game method that does not
 /// return holds its search).
 const MOST_WAIT: Duration = Duration::from_secs(5);
 
 /// Whether the interpreter is exiting: a search stops at its next step.
-pub fn exiting() -> bool {
+fn exiting() -> bool {
     EXITING.load(Relaxed)
 }
 
 /// A running search, listed while this lives: the exit hook stops it through `stop`.
 pub struct Running {
-    stop: usize,
+    _listed: Option<Held>,
 }
 
 impl Running {
@@ -45,23 +46,13 @@ impl Running {
                 }
             })
         }
-        let stop = stop as *const AtomicI32 as usize;
-        RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(stop);
+        // (A live flag's address is held by no other search.)
+        let listed = RUNNING.hold(stop as *const AtomicI32 as usize);
         if exiting() {
             // The hook may have stopped the others just before this one was listed.
-            // SAFETY: `stop` is the live flag this function was given.
-            unsafe { (*(stop as *const AtomicI32)).store(1, Relaxed) };
+            stop.store(1, Relaxed);
         }
-        Running { stop }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = running.iter().position(|&s| s == self.stop) {
-            running.swap_remove(i);
-        }
+        Running { _listed: listed }
     }
 }
 
@@ -72,13 +63,13 @@ fn stop_searches_at_exit(py: Python<'_>) {
     let start = Instant::now();
     loop {
         {
-            let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+            let running = RUNNING.lock();
             if running.is_empty() || start.elapsed() > MOST_WAIT {
                 return;
             }
             for &stop in running.iter() {
-                // SAFETY: a listed flag lives until its `Running` is dropped, which first
-                // takes this lock.
+                // SAFETY: a listed flag lives until its `Running` is dropped, which takes
+                // this lock to give the address back.
                 unsafe { (*(stop as *const AtomicI32)).store(1, Relaxed) };
             }
         }

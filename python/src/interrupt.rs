@@ -50,9 +50,7 @@ impl<'py> Deferred<'py> {
             restore: Some((signal, previous)),
         })
     }
-}
 
-impl Deferred<'_> {
     /// Whether this search deferred SIGINT, and so reads the signal: a search on another
     /// thread (or inside another search) leaves it to the main thread's outer one.
     pub fn active(&self) -> bool {

@@ -3,6 +3,7 @@
 //! options, results into Python objects, and statuses into exceptions. The package
 //! `libminimax` (python/libminimax) re-exports what this module defines.
 
+mod addresses;
 mod cgame;
 mod errors;
 mod exit;

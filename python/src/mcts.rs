@@ -12,7 +12,7 @@ use crate::games;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
 use crate::options::{self, MctsArgs};
-use crate::pygame::PyGame;
+use crate::pygame::{PyGame, optional};
 use crate::results::MctsResult;
 
 /// Monte Carlo tree search (UCT, or PUCT with a game's `priors()`), with a solver that
@@ -191,10 +191,8 @@ impl Mcts {
 
 /// Whether a Python game gives a hash of this position (`hash()` there and not `None`).
 fn has_hash(game: &Bound<'_, PyAny>) -> PyResult<bool> {
-    match game.getattr("hash") {
-        Ok(f) if f.is_none() => Ok(false),
-        Ok(f) => Ok(!f.call0()?.is_none()),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyAttributeError>(game.py()) => Ok(false),
-        Err(e) => Err(e),
+    match optional(game, "hash")? {
+        Some(f) => Ok(!f.call0()?.is_none()),
+        None => Ok(false),
     }
 }

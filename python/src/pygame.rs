@@ -3,7 +3,6 @@
 //! nothing more: it only takes back the moves that were really played, so that the game
 //! is back in its position when the exception is raised again to the caller.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 use minimax::search::{Game, GameError, Move, ScoreView};
@@ -11,6 +10,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValue
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList};
 
+use crate::addresses::{Addresses, Held};
 use crate::errors::from_status;
 use crate::interrupt;
 use crate::moves::MoveMap;
@@ -37,33 +37,7 @@ struct Methods<'py> {
 
 /// The Python games being searched now, by address: one object searched from two
 /// threads at once (or by a search inside its own) would be played from two lines.
-static SEARCHED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-
-/// A game's place in `SEARCHED`, while its search runs.
-struct Searched(usize);
-
-impl Searched {
-    fn claim(obj: &Bound<'_, PyAny>) -> PyResult<Searched> {
-        let at = obj.as_ptr() as usize;
-        let mut searched = SEARCHED.lock().unwrap_or_else(|e| e.into_inner());
-        if searched.contains(&at) {
-            return Err(PyRuntimeError::new_err(
-                "the game is being searched already",
-            ));
-        }
-        searched.push(at);
-        Ok(Searched(at))
-    }
-}
-
-impl Drop for Searched {
-    fn drop(&mut self) {
-        let mut searched = SEARCHED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = searched.iter().position(|&a| a == self.0) {
-            searched.swap_remove(i);
-        }
-    }
-}
+static SEARCHED: Addresses = Addresses::new();
 
 /// A Python game searched on the calling thread, the GIL held.
 pub struct PyGame<'py, 'a> {
@@ -81,11 +55,11 @@ pub struct PyGame<'py, 'a> {
     interruptible: bool,
     /// Whether the engine asked for an evaluation the game has no `evaluate()` for.
     pub unevaluated: bool,
-    _searched: Searched,
+    _searched: Held,
 }
 
 /// `obj.name` if it has it (an `AttributeError` is `None`; another error is raised).
-fn optional<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+pub fn optional<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
     match obj.getattr(name) {
         Ok(f) if f.is_none() => Ok(None),
         Ok(f) => Ok(Some(f)),
@@ -120,7 +94,9 @@ impl<'py, 'a> PyGame<'py, 'a> {
         stop: &'a AtomicI32,
         interruptible: bool,
     ) -> PyResult<Self> {
-        let searched = Searched::claim(obj)?;
+        let searched = SEARCHED
+            .hold(obj.as_ptr() as usize)
+            .ok_or_else(|| PyRuntimeError::new_err("the game is being searched already"))?;
         let f = Methods {
             moves: required(obj, "moves")?,
             play: required(obj, "play")?,

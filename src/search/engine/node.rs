@@ -272,8 +272,13 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
         }
 
-        let passes = matches!(self.method(), Method::AlphaBeta | Method::Pvs);
-        if !LEAN && passes && self.plan.null_move && listed.is_ok() {
+        // (The method's test, a constant where the node is compiled for one, comes after
+        // the plan's flag, which is off in most searches.)
+        if !LEAN
+            && self.plan.null_move
+            && matches!(self.method(), Method::AlphaBeta | Method::Pvs)
+            && listed.is_ok()
+        {
             // The list goes back to its slot meanwhile: the verification searches this
             // position at this ply again (and lists the same moves there).
             self.moves[p] = moves;
