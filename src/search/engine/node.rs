@@ -176,7 +176,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             Some(table) if !LEAN && (depth > 1 || depth == 1 && self.plan.table_frontier) => {
                 let key = given_key.or_else(|| self.game.hash());
                 if let Some(k) = key {
-                    table.prefetch(k);
+                    table.prefetch(k, max_side);
                 }
                 key
             }
