@@ -279,6 +279,12 @@ impl Combination {
         if self.max_depth {
             o.max_depth = 1 + ((h >> 8) % 11) as u32;
         }
+        // A third of the searches with a table read it first, at every depth and the
+        // leaves, as a Python game's searches do (`table_first`, `table_frontier`).
+        if self.table && (h >> 20) % 3 == 0 {
+            o.table_first = true;
+            o.table_frontier = true;
+        }
         o
     }
 }

@@ -87,6 +87,7 @@ pub unsafe extern "C" fn mm_search(
             refine_distance: c_opts.refine_distance,
             threads: c_opts.threads as usize,
             table_frontier: c_opts.table_frontier,
+            table_first: false,
             killer_moves: c_opts.killer_moves,
             history_order: c_opts.history_order,
             late_move_reductions: c_opts.late_move_reductions,

@@ -36,6 +36,8 @@ pub(crate) struct Plan {
     pub refine_distance: bool,
     /// Whether a node at depth 1 uses the table ([`Options::table_frontier`]).
     pub table_frontier: bool,
+    /// Whether a node reads the table first ([`Options::table_first`]).
+    pub table_first: bool,
     /// [`Options::killer_moves`].
     pub killer_moves: bool,
     /// [`Options::history_order`].
@@ -107,7 +109,8 @@ impl Plan {
             time_limit: opts.time_limit,
             max_at_root: opts.max_at_root,
             refine_distance: opts.refine_distance,
-            table_frontier: opts.table_frontier,
+            table_frontier: opts.table_frontier || opts.table_first,
+            table_first: opts.table_first,
             killer_moves: opts.killer_moves,
             history_order: opts.history_order,
             late_move_reductions: opts.late_move_reductions,

@@ -100,6 +100,14 @@ pub struct Options<'a> {
     /// (docs/performance.md, "The table one ply above the leaves"). The value is the
     /// same either way. Chance searches always use it.
     pub table_frontier: bool,
+    /// Whether a node reads the table before it asks the game anything (its outcome, its
+    /// moves, its evaluation), at every depth, the leaves too, which then keep their
+    /// values there (default false): for a game whose questions cost far more than its
+    /// `hash()` and a probe, as a game written in Python (whose adapter turns it on),
+    /// where a position met again is then answered by the table alone, as easyAI's
+    /// Negamax does. The value is the same either way; a quiescence search's leaves do
+    /// not use it. It implies `table_frontier`. Not in the C interface.
+    pub table_first: bool,
     /// Whether the engine tries, after the table's move, the two moves that last cut off
     /// at the same ply elsewhere (killer moves; default false). Move ordering the engine
     /// learns as it searches (`engine/ordering.rs`): values, and what an exact solve
@@ -168,6 +176,7 @@ impl Default for Options<'_> {
             refine_distance: true,
             threads: 1,
             table_frontier: false,
+            table_first: false,
             killer_moves: false,
             history_order: false,
             late_move_reductions: false,

@@ -171,7 +171,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         }
         // The table's slot is fetched from memory while the game answers the questions
         // below: its cache miss is most of a node's time otherwise. A node one ply above
-        // the leaves leaves the table alone unless asked (`Options::table_frontier`).
+        // the leaves leaves the table alone unless asked (`Options::table_frontier`), and
+        // a leaf unless the table comes first (`Options::table_first`).
+        // (`table_first` implies `table_frontier`: limits.rs.)
         let key = match self.table {
             Some(table) if !LEAN && (depth > 1 || depth == 1 && self.plan.table_frontier) => {
                 let key = given_key.or_else(|| self.game.hash());
@@ -180,12 +182,26 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 }
                 key
             }
+            Some(_) if !LEAN && depth == 0 && self.plan.table_first && !self.quiesces() => {
+                given_key.or_else(|| self.game.hash())
+            }
             _ => None,
         };
+        if !LEAN && self.plan.table_first {
+            if let Some(v) = self.table_first(key, depth, ply, max_side, alpha, beta) {
+                return Ok(v);
+            }
+        }
+        // The key a leaf's value is kept under (only when the table comes first).
+        let leaf_key = if depth == 0 { key } else { None };
         if let Some(score) = self.game.outcome() {
             let score = self.plan.side_score(score, max_side)?;
             self.stats.leaves += 1;
-            return Ok(value::final_at(score, ply));
+            let v = value::final_at(score, ply);
+            if leaf_key.is_some() {
+                self.keep_leaf(leaf_key, v, ply, max_side, true);
+            }
+            return Ok(v);
         }
         if self.game.is_chance() {
             return Err(GameError::ChanceNode.into());
@@ -199,7 +215,11 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 if lo == hi {
                     self.stats.leaves += 1;
                     self.reach = ply + 1;
-                    return Ok(value::final_at(lo, ply + 1));
+                    let v = value::final_at(lo, ply + 1);
+                    if leaf_key.is_some() {
+                        self.keep_leaf(leaf_key, v, ply, max_side, true);
+                    }
+                    return Ok(v);
                 }
                 // The value is at least `floor` and at most `ceiling`: when that settles
                 // the window's question (ties included), answer at once, else narrow it.
@@ -222,7 +242,11 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             let e = self.plan.side_score(self.game.evaluate(), max_side)?;
             self.stats.leaves += 1;
             self.horizon += 1;
-            return Ok(value::heuristic(e));
+            let v = value::heuristic(e);
+            if leaf_key.is_some() {
+                self.keep_leaf(leaf_key, v, ply, max_side, false);
+            }
+            return Ok(v);
         }
         if ply >= MAX_PLY {
             return Err(GameError::TooDeep.into());
@@ -239,34 +263,22 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if let Some(e) = table.probe(key, max_side, false) {
                 self.stats.table_hits += 1;
                 table_move = e.best;
-                if ply > 0 && e.fits(depth) {
+                if let Some(v) = self.table_cut(&e, depth, ply, alpha, beta) {
+                    self.moves[p] = moves;
+                    return Ok(v);
+                }
+                // Only a proven bound narrows the window. A heuristic one may disagree
+                // with this search (late move reductions and null moves make a value
+                // depend on the window it was searched in): a proven fail-low below an
+                // alpha it raised would reach the parent inside the parent's window,
+                // taken as exact, and prove a wrong value (issue 49). A proven bound
+                // cannot disagree with a proven result.
+                if ply > 0 && e.fits(depth) && e.proven {
                     let v = value::from_table(e.value, ply);
-                    let usable = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => v >= beta,
-                        Bound::Upper => v <= alpha,
-                    };
-                    if usable {
-                        if e.proven {
-                            self.reach = self.reach.max(ply + e.depth);
-                        } else {
-                            self.horizon += 1;
-                        }
-                        self.moves[p] = moves;
-                        return Ok(v);
-                    }
-                    // Only a proven bound narrows the window. A heuristic one may
-                    // disagree with this search (late move reductions and null moves
-                    // make a value depend on the window it was searched in): a proven
-                    // fail-low below an alpha it raised would reach the parent inside the
-                    // parent's window, taken as exact, and prove a wrong value (issue 49).
-                    // A proven bound cannot disagree with a proven result.
-                    if e.proven {
-                        match e.bound {
-                            Bound::Lower => alpha = alpha.max(v - 1),
-                            Bound::Upper => beta = beta.min(v + 1),
-                            _ => {}
-                        }
+                    match e.bound {
+                        Bound::Lower => alpha = alpha.max(v - 1),
+                        Bound::Upper => beta = beta.min(v + 1),
+                        _ => {}
                     }
                 }
             }
@@ -337,6 +349,71 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             });
         }
         Ok(best)
+    }
+
+    /// The value of a table entry for this node, when it answers the window's question
+    /// (its depth fits, and its bound settles it).
+    #[inline(always)]
+    fn table_cut(&mut self, e: &Entry, depth: u32, ply: u32, alpha: i64, beta: i64) -> Option<i64> {
+        if ply == 0 || !e.fits(depth) {
+            return None;
+        }
+        let v = value::from_table(e.value, ply);
+        let usable = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+        };
+        if !usable {
+            return None;
+        }
+        if e.proven {
+            self.reach = self.reach.max(ply + e.depth);
+        } else {
+            self.horizon += 1;
+        }
+        Some(v)
+    }
+
+    /// The table's answer for this node before the game is asked anything
+    /// (`Options::table_first`), if it has one. The node reads the table again after
+    /// (for its move, and a proven bound's window): twice is cheap for a game whose
+    /// questions cost microseconds.
+    #[inline(never)]
+    fn table_first(
+        &mut self,
+        key: Option<u64>,
+        depth: u32,
+        ply: u32,
+        max_side: bool,
+        alpha: i64,
+        beta: i64,
+    ) -> Option<i64> {
+        let (key, table) = (key?, self.table?);
+        self.stats.table_probes += 1;
+        let e = table.probe(key, max_side, false)?;
+        let v = self.table_cut(&e, depth, ply, alpha, beta)?;
+        self.stats.table_hits += 1;
+        Some(v)
+    }
+
+    /// Keeps a leaf's value `v`, exact (a final score, or the evaluation at the depth
+    /// limit), under `key` when the leaves use the table (`Options::table_first`).
+    #[cold]
+    #[inline(never)]
+    fn keep_leaf(&self, key: Option<u64>, v: i64, ply: u32, max_side: bool, proven: bool) {
+        if let (Some(key), Some(table)) = (key, self.table) {
+            table.store(Entry {
+                key,
+                value: value::to_table(v, ply),
+                best: NO_MOVE,
+                depth: if proven { self.reach.max(ply) - ply } else { 0 },
+                bound: Bound::Exact,
+                proven,
+                max_side,
+                expected: false,
+            });
+        }
     }
 
     /// Searches the moves of a node; returns the best value, its move, and the horizon
