@@ -7,6 +7,7 @@
 #   make proofs        a million random (game, options) pairs, each proof checked (by hand)
 #   make python-test   the Python package's tests in a fresh virtual environment
 #   make python-bench  the Python package's figures against easyAI, OpenSpiel, the Rust example
+#   make newcomer-bench  a newcomer's Python games: easyAI's time against the package's defaults
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
 #                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
 #                      Star1 and Star2 against plain expectimax; Connect Four on Pons' sets
@@ -36,7 +37,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -172,6 +173,13 @@ python-bench: examples
 	$(CARGO) build --release --quiet --example connect4
 	$(PYENV)/bin/pip install --quiet easyAI
 	$(PYENV)/bin/python benches/python_bench.py --data $(C4_DATA)
+
+# A newcomer's Python games (benches/newcomer_games.py) searched by easyAI and by the
+# package's defaults, each a median of alternated runs (after python-test; docs/python.md
+# has the last run).
+newcomer-bench:
+	$(PYENV)/bin/pip install --quiet easyAI
+	$(PYENV)/bin/python benches/newcomer_bench.py
 
 # The tests that run threads, under ThreadSanitizer (nightly; std rebuilt instrumented so
 # that its channels and locks are seen): the table's concurrent stores and probes, and

@@ -28,7 +28,7 @@ def alphabeta(
 ) -> int: ...
 def search(
     game: Any,
-    method: str = "alphabeta",
+    method: Optional[str] = None,
     depth: Optional[int] = None,
     time: Optional[float] = None,
     nodes: Optional[int] = None,
@@ -37,7 +37,7 @@ def search(
     *,
     view: str = "max",
     max_at_root: bool = True,
-    killers: bool = False,
+    killers: Optional[bool] = None,
     history: bool = False,
     lmr: bool = False,
     aspiration: bool = False,

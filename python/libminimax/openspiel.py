@@ -9,7 +9,11 @@ children where it does not. Player 0 is MAX; scores are player 0's returns times
 ``scale``, rounded to ints, and the game's utility range (times ``scale``) bounds them.
 ``evaluate`` (a function of a state, player 0's view, an int) scores positions at a
 depth limit (and the bounds are then not given: an evaluation may lie outside them);
-without it they score 0. ``hash=True`` turns on the table (a hash of the state's string).
+without it they score 0. ``hash`` (default True) gives the table a hash of the state's
+string, player and move number, the table that makes an exact solve of OpenSpiel's
+``nim`` quick (docs/python.md has the figures); ``hash=False`` saves the string's cost a
+position on a game without transpositions, or one whose string and move number do not
+tell its positions apart.
 
 Written from OpenSpiel's documented Python API (``pyspiel.State``); it imports nothing
 of OpenSpiel's own algorithms.
@@ -69,7 +73,7 @@ class SpielGame:
         evaluate: Optional[Callable[[Any], int]] = None,
         scale: int = 1,
         undo: Optional[bool] = None,
-        hash: bool = False,
+        hash: bool = True,
     ):
         game = state.get_game()
         kind = game.get_type()
@@ -146,8 +150,11 @@ class SpielGame:
     def outcomes(self) -> List[Tuple[int, float]]:
         return self.state.chance_outcomes()
 
-    def hash(self) -> int:  # replaced by None unless asked for
-        return hash((str(self.state), self.state.current_player()))
+    def hash(self) -> int:  # replaced by None with hash=False
+        # The string with the player and the move number: pig's string leaves out the
+        # turns played, which its horizon counts, and a hash of the string and player
+        # alone merged positions of different values (expectimax gave 0.0 for 0.296).
+        return hash((str(self.state), self.state.current_player(), self.state.move_number()))
 
 
 def search(
@@ -155,7 +162,7 @@ def search(
     evaluate: Optional[Callable[[Any], int]] = None,
     scale: int = 1,
     undo: Optional[bool] = None,
-    hash: bool = False,
+    hash: bool = True,
     **options: Any,
 ):
     """``libminimax.search`` of a ``pyspiel`` state (player 0 is MAX): ``evaluate``,

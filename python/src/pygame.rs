@@ -228,11 +228,13 @@ fn hash_value(v: &Bound<'_, PyAny>) -> PyResult<u64> {
             "hash() returned a {ty}: it returns an int, or None for no hash"
         )));
     }
-    if let Ok(h) = v.extract::<u64>() {
-        return Ok(h);
-    }
+    // i64 first: Python's hash() is one (half of them negative, where a failed u64
+    // conversion would make and drop an exception, a microsecond a node).
     if let Ok(h) = v.extract::<i64>() {
         return Ok(h as u64);
+    }
+    if let Ok(h) = v.extract::<u64>() {
+        return Ok(h);
     }
     v.call_method1("__and__", (u64::MAX,))?.extract::<u64>()
 }

@@ -99,8 +99,18 @@ def test_the_one_call_form_takes_the_adapters_options():
     state = game.new_initial_state()
     for a in (4, 0):
         state.apply_action(a)
-    plain = search(state, method="exact")
-    hashed = search(state, hash=True, method="exact")
+    plain = search(state, hash=False, method="exact")
+    hashed = search(state, method="exact")
     cloned = search(state, undo=False, hash=True, method="exact")
     assert plain.value == hashed.value == cloned.value == 0
     assert hashed.nodes < plain.nodes
+
+
+def test_nim_is_solved_with_the_default_table():
+    # OpenSpiel's default nim (piles 1, 3, 5, 7; the xor is 0: a loss for player 0). The
+    # adapter's table is on by default: without it, 3,000,000 nodes did not prove it.
+    state = pyspiel.load_game("nim").new_initial_state()
+    r = search(state, method="exact", nodes=200_000)
+    assert (r.value, r.proven) == (-1, True)
+    r = search(state, nodes=200_000)
+    assert (r.value, r.proven) == (-1, True)
