@@ -2,8 +2,8 @@
 
 use std::sync::atomic::AtomicI32;
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use minimax::search::Method;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::cgame;
