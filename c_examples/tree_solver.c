@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
         mm_node_info info;
         mm_tree_node(tree, line[i], &info);
         printf("  %s at %s chooses %s (child %zu)\n", max_turn ? "MAX" : "MIN", name_of(tree, at, a, sizeof a),
-               name_of(tree, line[i], b, sizeof b), info.position + 1);
+               name_of(tree, line[i], b, sizeof b), info.position);
         at = line[i];
         max_turn = !max_turn;
     }

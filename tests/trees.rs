@@ -336,7 +336,7 @@ fn tree_solver_answers_the_exercise_and_rejects_bad_trees() {
     let value = minimax_of(&text::parse(&source).unwrap(), 0, true);
     assert!(out.starts_with(&format!("value: {value}\n")), "{out}");
     assert!(
-        out.contains("MAX at A chooses B (child 1)\n  MIN at B chooses D (child 1)\n"),
+        out.contains("MAX at A chooses B (child 0)\n  MIN at B chooses D (child 0)\n"),
         "{out}"
     );
     assert!(
