@@ -8,6 +8,7 @@
 #   make python-test   the Python package's tests in a fresh virtual environment
 #   make python-bench  the Python package's figures against easyAI, OpenSpiel, the Rust example
 #   make newcomer-bench  a newcomer's Python games: easyAI's time against the package's defaults
+#   make samples       rerun every dated sample of the docs and compare it (hours; by hand)
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
 #                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
 #                      Star1 and Star2 against plain expectimax; Connect Four on Pons' sets
@@ -37,7 +38,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -180,6 +181,15 @@ python-bench: examples
 newcomer-bench:
 	$(PYENV)/bin/pip install --quiet easyAI
 	$(PYENV)/bin/python benches/newcomer_bench.py
+
+# Every dated sample of the README and docs/ rerun by its command, each of its lines
+# printed again with only its numbers changed (tests/docs.rs): the benchmarks, the
+# matches and the Python figures, so hours, by hand (after python-test); `cargo test`
+# reruns the samples marked "under a minute".
+samples: examples
+	$(CARGO) build --release --quiet --examples
+	$(CARGO) build --release --quiet --manifest-path benches/peer/Cargo.toml
+	$(CARGO) test --release --test docs -- --ignored every_sample
 
 # The tests that run threads, under ThreadSanitizer (nightly; std rebuilt instrumented so
 # that its channels and locks are seen): the table's concurrent stores and probes, and
