@@ -289,17 +289,35 @@ fn samples() -> Vec<(String, String, bool, String)> {
 }
 
 /// Reruns a sample's command in the repository: `target/release/examples/NAME ARGS`
-/// through cargo (built if need be; the quick samples in the test profile, which `cargo
-/// test` has built already: only numbers differ), a program `make` built in `build/` as it is, any
+/// through cargo (built if need be; a quick sample runs the example `cargo test` built,
+/// in its own profile: only numbers differ), a program `make` built in `build/` as it is, any
 /// other command as a transcript's.
 fn run_sample(command: &str, release: bool) -> String {
     let program = command.split_whitespace().next().unwrap_or_default();
     if let Some(rest) = command.strip_prefix("target/release/examples/") {
         let (name, args) = rest.split_once(' ').unwrap_or((rest, ""));
-        let profile = if release { "--release " } else { "" };
-        run_transcript(&format!(
-            "cargo run {profile}--quiet --example {name} -- {args}"
-        ))
+        // `cargo test` has built the examples in its own profile: that binary, else cargo.
+        let built = std::env::current_exe()
+            .ok()
+            .and_then(|t| Some(t.parent()?.parent()?.join("examples").join(name)))
+            .filter(|p| !release && p.exists());
+        match built {
+            Some(exe) => {
+                let out = std::process::Command::new(&exe)
+                    .args(args.split_whitespace())
+                    .current_dir(root())
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{command}: {}", stderr(&out));
+                stdout(&out)
+            }
+            None => {
+                let profile = if release { "--release " } else { "" };
+                run_transcript(&format!(
+                    "cargo run {profile}--quiet --example {name} -- {args}"
+                ))
+            }
+        }
     } else if program.starts_with("build/") && root().join(program).exists() {
         let out = std::process::Command::new("sh")
             .arg("-c")
