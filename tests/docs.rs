@@ -161,9 +161,14 @@ fn run_transcript(command: &str) -> String {
         rest = &after[end..];
     }
     cmd.push_str(rest);
+    sh(&cmd)
+}
+
+/// What `command` prints, run by `sh` in the repository (it must succeed).
+fn sh(command: &str) -> String {
     let out = std::process::Command::new("sh")
         .arg("-c")
-        .arg(&cmd)
+        .arg(command)
         .current_dir(root())
         .output()
         .unwrap();
@@ -303,11 +308,8 @@ fn run_sample(command: &str, release: bool) -> String {
             .filter(|p| !release && p.exists());
         match built {
             Some(exe) => {
-                let out = std::process::Command::new(&exe)
-                    .args(args.split_whitespace())
-                    .current_dir(root())
-                    .output()
-                    .unwrap();
+                let args: Vec<&str> = args.split_whitespace().collect();
+                let out = run(&exe, &args, "");
                 assert!(out.status.success(), "{command}: {}", stderr(&out));
                 stdout(&out)
             }
@@ -319,14 +321,7 @@ fn run_sample(command: &str, release: bool) -> String {
             }
         }
     } else if program.starts_with("build/") && root().join(program).exists() {
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .current_dir(root())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{command}: {}", stderr(&out));
-        stdout(&out)
+        sh(command)
     } else {
         run_transcript(command)
     }

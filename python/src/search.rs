@@ -102,10 +102,10 @@ pub fn search(
     let deferred = Deferred::install(py)?;
     let mut adapter = PyGame::new(game, args.view, &mut map, &stop, deferred.active())?;
     let mut options = args.options(&stop);
-    // A Python game's node costs microseconds, a table probe nanoseconds: the nodes one
-    // ply above the leaves and the leaves use the table too, so that a position met again
-    // near the depth limit is not scored again (as easyAI's Negamax does at every node).
-    options.table_frontier = true;
+    // A Python game's node costs microseconds, a table probe nanoseconds: every node
+    // reads the table first, those near the depth limit too (`table_first` implies
+    // `table_frontier`), so that a position met again is not scored again (as easyAI's
+    // Negamax does at every node).
     options.table_first = true;
     let result = minimax::search::search(&mut adapter, &mut options);
     let unevaluated = adapter.unevaluated;

@@ -198,8 +198,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             let score = self.plan.side_score(score, max_side)?;
             self.stats.leaves += 1;
             let v = value::final_at(score, ply);
-            if leaf_key.is_some() {
-                self.keep_leaf(leaf_key, v, ply, max_side, true);
+            if let Some(k) = leaf_key {
+                self.keep_leaf(k, v, ply, max_side, true);
             }
             return Ok(v);
         }
@@ -216,8 +216,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                     self.stats.leaves += 1;
                     self.reach = ply + 1;
                     let v = value::final_at(lo, ply + 1);
-                    if leaf_key.is_some() {
-                        self.keep_leaf(leaf_key, v, ply, max_side, true);
+                    if let Some(k) = leaf_key {
+                        self.keep_leaf(k, v, ply, max_side, true);
                     }
                     return Ok(v);
                 }
@@ -243,8 +243,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             self.stats.leaves += 1;
             self.horizon += 1;
             let v = value::heuristic(e);
-            if leaf_key.is_some() {
-                self.keep_leaf(leaf_key, v, ply, max_side, false);
+            if let Some(k) = leaf_key {
+                self.keep_leaf(k, v, ply, max_side, false);
             }
             return Ok(v);
         }
@@ -401,13 +401,15 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     /// limit), under `key` when the leaves use the table (`Options::table_first`).
     #[cold]
     #[inline(never)]
-    fn keep_leaf(&self, key: Option<u64>, v: i64, ply: u32, max_side: bool, proven: bool) {
-        if let (Some(key), Some(table)) = (key, self.table) {
+    fn keep_leaf(&self, key: u64, v: i64, ply: u32, max_side: bool, proven: bool) {
+        if let Some(table) = self.table {
             table.store(Entry {
                 key,
                 value: value::to_table(v, ply),
                 best: NO_MOVE,
-                depth: if proven { self.reach.max(ply) - ply } else { 0 },
+                // As a node's: the plies to the final positions (none, or one where the
+                // bounds settled it).
+                depth: if proven { self.reach - ply } else { 0 },
                 bound: Bound::Exact,
                 proven,
                 max_side,
