@@ -170,6 +170,10 @@ mod tests {
     /// A line of `D` plies built ply by ply from the bottom, as a search of a game with
     /// one move a position builds it, makes `D` cells, not `D²/2`.
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "314 s under Miri (a 20,000-ply line three times), for no unsafe code of its own"
+    )]
     fn a_long_line_costs_one_cell_a_ply() {
         let mut l = Lines::default();
         let d = 20_000;

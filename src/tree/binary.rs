@@ -245,6 +245,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "23 s under Miri, for safe code only")]
     fn alphabeta_matches_reference_on_every_small_window() {
         let leaves = [13, 8, 24, -5, 23, 15, -14, -20];
         let tree = BinaryTree::new(&leaves).unwrap();

@@ -211,6 +211,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "24 s under Miri, for safe code only")]
     fn weights_and_deep_trees() {
         let t = parse("?(1: 10, 3: 2, 0: 99)").unwrap();
         assert_eq!(expected_values(&t, true)[0], 0.25 * 10.0 + 0.75 * 2.0);
