@@ -303,6 +303,25 @@ typedef enum mm_status {
    * bounds its `bounds` callback gave at the root.
    */
   MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS = 55,
+  /**
+   * Batched MCTS: the game's `action_index` put a legal move outside its action space,
+   * or two legal moves on one index.
+   */
+  MM_ERR_GAME_BAD_ACTION_INDEX = 56,
+  /**
+   * Batched MCTS: the evaluator gave a value that is NaN or outside [-1, 1], or a NaN
+   * or +infinite logit for a legal move, or -infinite logits for all of them.
+   */
+  MM_ERR_BAD_EVALUATION = 57,
+  /**
+   * Batched MCTS: the evaluator returned a failure.
+   */
+  MM_ERR_EVALUATOR_FAILED = 58,
+  /**
+   * Batched MCTS: an option out of its range (a count of 0, a bad noise or Gumbel
+   * setting, a game count that is not the forest's).
+   */
+  MM_ERR_BAD_BATCH_OPTIONS = 59,
 } mm_status;
 
 /**

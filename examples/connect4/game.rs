@@ -4,6 +4,7 @@
 //! score bounds. Shared by the example and the tests.
 #![allow(dead_code)]
 
+use minimax::search::batched::Encode;
 use minimax::search::{Game, GameError, Move};
 
 const W: u32 = 7;
@@ -247,5 +248,33 @@ impl Game for Position {
             (-(40 - n) / 2, (41 - n) / 2)
         };
         Some(if n % 2 == 0 { (lo, hi) } else { (-hi, -lo) })
+    }
+}
+
+/// For batched MCTS: two planes of 42 cells (the side to move's stones, then the
+/// opponent's; cell `6 * column + row`, row 0 at the bottom) and one action a column.
+impl Encode for Position {
+    fn observation_size(&self) -> usize {
+        2 * (W * H) as usize
+    }
+    fn action_count(&self) -> usize {
+        W as usize
+    }
+    fn observe(&mut self, out: &mut [f32]) {
+        let theirs = self.current ^ self.mask;
+        for c in 0..W {
+            for r in 0..H {
+                let bit = 1u64 << (c * (H + 1) + r);
+                let cell = (c * H + r) as usize;
+                if self.current & bit != 0 {
+                    out[cell] = 1.0;
+                } else if theirs & bit != 0 {
+                    out[(W * H) as usize + cell] = 1.0;
+                }
+            }
+        }
+    }
+    fn action_index(&mut self, column: Move) -> usize {
+        column as usize
     }
 }

@@ -4,7 +4,7 @@
 
 use minimax::search::GameError as Status;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyException, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 create_exception!(
@@ -104,8 +104,21 @@ create_exception!(
     "A game gave a negative move count (C games)."
 );
 
+create_exception!(
+    libminimax,
+    BadActionIndexError,
+    GameError,
+    "Batched MCTS: `action_index()` put a legal move outside the action space, or two on one index."
+);
+create_exception!(
+    libminimax,
+    BadEvaluationError,
+    GameError,
+    "Batched MCTS: the evaluator gave a value outside [-1, 1] or NaN, or bad logits."
+);
+
 /// Every status a search reports as a `GameError`.
-pub const ALL: [Status; 18] = [
+pub const ALL: [Status; 22] = [
     Status::TooManyMoves,
     Status::NegativeMoveCount,
     Status::ScoreOutOfRange,
@@ -124,6 +137,10 @@ pub const ALL: [Status; 18] = [
     Status::BadPriors,
     Status::ScoreOutsideBounds,
     Status::OutOfMemory,
+    Status::BadActionIndex,
+    Status::BadEvaluation,
+    Status::EvaluatorFailed,
+    Status::BadBatchOptions,
 ];
 
 /// The exception for a status, with the library's message.
@@ -131,7 +148,12 @@ pub fn from_status(status: Status) -> PyErr {
     let message = status.to_string();
     match status {
         Status::OutOfMemory => PyMemoryError::new_err(message),
-        Status::BadExploration | Status::BadEvalScale => PyValueError::new_err(message),
+        Status::BadExploration | Status::BadEvalScale | Status::BadBatchOptions => {
+            PyValueError::new_err(message)
+        }
+        Status::EvaluatorFailed => PyRuntimeError::new_err(message),
+        Status::BadActionIndex => BadActionIndexError::new_err(message),
+        Status::BadEvaluation => BadEvaluationError::new_err(message),
         Status::ScoreOutOfRange => ScoreOutOfRangeError::new_err(message),
         Status::NoMovesNotOver => NoMovesNotOverError::new_err(message),
         Status::BadBounds => BadBoundsError::new_err(message),
@@ -177,6 +199,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<ScoreOutsideBoundsError>(),
     )?;
     m.add("TooManyMovesError", py.get_type::<TooManyMovesError>())?;
+    m.add("BadActionIndexError", py.get_type::<BadActionIndexError>())?;
+    m.add("BadEvaluationError", py.get_type::<BadEvaluationError>())?;
     m.add(
         "NegativeMoveCountError",
         py.get_type::<NegativeMoveCountError>(),

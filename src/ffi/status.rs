@@ -147,12 +147,23 @@ pub enum mm_status {
     /// The game gave a final score (or, to Star1 and Star2, an evaluation) outside the
     /// bounds its `bounds` callback gave at the root.
     MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS = 55,
+    /// Batched MCTS: the game's `action_index` put a legal move outside its action space,
+    /// or two legal moves on one index.
+    MM_ERR_GAME_BAD_ACTION_INDEX = 56,
+    /// Batched MCTS: the evaluator gave a value that is NaN or outside [-1, 1], or a NaN
+    /// or +infinite logit for a legal move, or -infinite logits for all of them.
+    MM_ERR_BAD_EVALUATION = 57,
+    /// Batched MCTS: the evaluator returned a failure.
+    MM_ERR_EVALUATOR_FAILED = 58,
+    /// Batched MCTS: an option out of its range (a count of 0, a bad noise or Gumbel
+    /// setting, a game count that is not the forest's).
+    MM_ERR_BAD_BATCH_OPTIONS = 59,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 56] = [
+const ALL: [mm_status; 60] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -209,6 +220,10 @@ const ALL: [mm_status; 56] = [
     MM_ERR_CHANCE_ROOT,
     MM_ERR_GAME_BAD_PRIORS,
     MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS,
+    MM_ERR_GAME_BAD_ACTION_INDEX,
+    MM_ERR_BAD_EVALUATION,
+    MM_ERR_EVALUATOR_FAILED,
+    MM_ERR_BAD_BATCH_OPTIONS,
 ];
 
 impl mm_status {
@@ -291,6 +306,16 @@ impl mm_status {
             MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS => {
                 c"the game gave a score outside the bounds its bounds callback gave at the root"
             }
+            MM_ERR_GAME_BAD_ACTION_INDEX => {
+                c"the game's action_index put a legal move outside its action space, or two on one index"
+            }
+            MM_ERR_BAD_EVALUATION => {
+                c"the evaluator gave a value outside [-1, 1] or NaN, or NaN, +infinite or all -infinite logits for the legal moves"
+            }
+            MM_ERR_EVALUATOR_FAILED => c"the evaluator returned a failure",
+            MM_ERR_BAD_BATCH_OPTIONS => {
+                c"a batched MCTS option is out of range: a count of 0, a bad noise or Gumbel setting, or a game count that is not the forest's"
+            }
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
                 c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
@@ -355,6 +380,10 @@ impl From<GameError> for mm_status {
             GameError::ChanceRoot => MM_ERR_CHANCE_ROOT,
             GameError::BadPriors => MM_ERR_GAME_BAD_PRIORS,
             GameError::ScoreOutsideBounds => MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS,
+            GameError::BadActionIndex => MM_ERR_GAME_BAD_ACTION_INDEX,
+            GameError::BadEvaluation => MM_ERR_BAD_EVALUATION,
+            GameError::EvaluatorFailed => MM_ERR_EVALUATOR_FAILED,
+            GameError::BadBatchOptions => MM_ERR_BAD_BATCH_OPTIONS,
             GameError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
@@ -449,6 +478,10 @@ mod tests {
             (MM_ERR_CHANCE_ROOT, 53),
             (MM_ERR_GAME_BAD_PRIORS, 54),
             (MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS, 55),
+            (MM_ERR_GAME_BAD_ACTION_INDEX, 56),
+            (MM_ERR_BAD_EVALUATION, 57),
+            (MM_ERR_EVALUATOR_FAILED, 58),
+            (MM_ERR_BAD_BATCH_OPTIONS, 59),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

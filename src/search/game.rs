@@ -192,6 +192,20 @@ pub enum GameError {
     ScoreOutsideBounds,
     /// Memory the search needed could not be had (C: `MM_ERR_OUT_OF_MEMORY`).
     OutOfMemory,
+    /// Batched MCTS: the game mapped a legal move to an index outside its action space,
+    /// or to one another legal move has (C: `MM_ERR_GAME_BAD_ACTION_INDEX`).
+    BadActionIndex,
+    /// Batched MCTS: the evaluator gave a value that is NaN or outside [-1, 1], or a NaN
+    /// or +infinite logit for a legal move, or -infinite logits for every one (C:
+    /// `MM_ERR_BAD_EVALUATION`).
+    BadEvaluation,
+    /// Batched MCTS: the evaluator reported that it failed (C: `MM_ERR_EVALUATOR_FAILED`;
+    /// in Python its exception is raised).
+    EvaluatorFailed,
+    /// Batched MCTS: an option out of its range (a batch size, a leaf count or a
+    /// simulation count of 0, a game count that is not the forest's, a noise or Gumbel
+    /// setting that is not finite and positive; C: `MM_ERR_BAD_BATCH_OPTIONS`).
+    BadBatchOptions,
 }
 
 impl GameError {
@@ -234,6 +248,16 @@ impl std::fmt::Display for GameError {
                 "the game gave a score outside the bounds it gave at the root"
             }
             GameError::OutOfMemory => "memory the search needed could not be had",
+            GameError::BadActionIndex => {
+                "the game mapped a legal move outside its action space or onto another's index"
+            }
+            GameError::BadEvaluation => {
+                "the evaluator gave a value outside [-1, 1] or NaN, or bad logits for the legal moves"
+            }
+            GameError::EvaluatorFailed => "the evaluator reported that it failed",
+            GameError::BadBatchOptions => {
+                "a batched MCTS option is out of range (a count of 0, a bad noise or Gumbel setting)"
+            }
         })
     }
 }

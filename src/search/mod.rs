@@ -35,6 +35,7 @@
 //! ```
 
 mod abdada;
+pub mod batched;
 mod chance;
 mod engine;
 mod game;

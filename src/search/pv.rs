@@ -172,7 +172,7 @@ mod tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "314 s under Miri (a 20,000-ply line three times), for no unsafe code of its own"
+        ignore = "314 s under Miri (a 20,000-ply line three times), for safe code only"
     )]
     fn a_long_line_costs_one_cell_a_ply() {
         let mut l = Lines::default();

@@ -47,7 +47,7 @@
 
 mod iterate;
 mod parallel;
-mod rng;
+pub(crate) mod rng;
 mod shared;
 mod tree;
 
