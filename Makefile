@@ -8,6 +8,7 @@
 #   make python-test   the Python package's tests in a fresh virtual environment
 #   make python-bench  the Python package's figures against easyAI, OpenSpiel, the Rust example
 #   make newcomer-bench  a newcomer's Python games: easyAI's time against the package's defaults
+#   make batched-bench  batched MCTS's own cost: Connect Four leaves a second, constant evaluator
 #   make samples       rerun every dated sample of the docs and compare it (hours; by hand)
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
 #                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
@@ -38,7 +39,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -181,6 +182,13 @@ python-bench: examples
 newcomer-bench:
 	$(PYENV)/bin/pip install --quiet easyAI
 	$(PYENV)/bin/python benches/newcomer_bench.py
+
+# Batched MCTS with an evaluator of constants (issue 50: at least 1M leaves a second on
+# one core from Rust): 64 Connect Four games at once, PUCT and Gumbel, 64 and 256
+# simulations a move; 20 seconds.
+batched-bench:
+	$(CARGO) build --release --example batched
+	$(CURDIR)/target/release/examples/batched 20
 
 # Every dated sample of the README and docs/ rerun by its command, each of its lines
 # printed again with only its numbers changed (tests/docs.rs): the benchmarks, the

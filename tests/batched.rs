@@ -849,3 +849,35 @@ fn advance_keeps_the_subtree_and_temperature_follows_the_visits() {
     }
     assert!(played.len() >= 3, "{played:?}");
 }
+
+#[path = "../examples/connect4/game.rs"]
+mod native;
+
+#[test]
+fn the_native_connect_four_encodes_as_the_plain_one() {
+    // Two encodings written apart (bitboard bits, board cells) of seeded random games.
+    let mut seed = 7u64;
+    for _ in 0..200 {
+        let mut plain = ConnectFour::new();
+        let mut line = String::new();
+        loop {
+            let mut obs = [0.0f32; 84];
+            plain.observe(&mut obs);
+            let mut bits = native::Position::setup(&line).unwrap();
+            let mut obs2 = [0.0f32; 84];
+            bits.observe(&mut obs2);
+            assert_eq!(obs, obs2, "{line}");
+            let mut legal = Vec::new();
+            plain.moves(&mut legal).unwrap();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = legal[(seed >> 33) as usize % legal.len()];
+            plain.play(mv);
+            if plain.outcome().is_some() {
+                break;
+            }
+            line.push(char::from(b'1' + mv as u8));
+        }
+    }
+}

@@ -261,16 +261,14 @@ impl Encode for Position {
         W as usize
     }
     fn observe(&mut self, out: &mut [f32]) {
+        // Bit 7 * column + row of each stone: only the set bits are visited.
         let theirs = self.current ^ self.mask;
-        for c in 0..W {
-            for r in 0..H {
-                let bit = 1u64 << (c * (H + 1) + r);
-                let cell = (c * H + r) as usize;
-                if self.current & bit != 0 {
-                    out[cell] = 1.0;
-                } else if theirs & bit != 0 {
-                    out[(W * H) as usize + cell] = 1.0;
-                }
+        for (plane, mut stones) in [(0, self.current), ((W * H) as usize, theirs)] {
+            while stones != 0 {
+                let bit = stones.trailing_zeros();
+                let (c, r) = (bit / (H + 1), bit % (H + 1));
+                out[plane + (c * H + r) as usize] = 1.0;
+                stones &= stones - 1;
             }
         }
     }

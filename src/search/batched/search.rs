@@ -235,7 +235,11 @@ fn find_root<G: Game>(
     let max = game.max_to_move().unwrap_or(opts.max_at_root);
     let hash = game.hash();
     let known = tree.advanced || (hash.is_some() && tree.root_hash == hash);
-    let mut keep = known && tree.nodes.first().is_some_and(|r| r.max_to_move == max);
+    let mut keep = known
+        && tree.nodes.first().is_some_and(|r| {
+            // (A final root kept for a game that goes on: the program started another.)
+            r.max_to_move == max && (r.state == State::Final) == game.outcome().is_some()
+        });
     if keep && tree.nodes[0].children > 0 {
         let moves = &mut scratch.scratch_moves;
         moves.clear();
