@@ -6,6 +6,8 @@
   object that plays a game (``moves()``, ``play(m)``, ``undo(m)``, ``outcome()``,
   ``evaluate()``), or natively over the games of ``libminimax.games``.
 - ``Mcts``: Monte Carlo tree search with a solver, keeping its tree between moves.
+- ``BatchedMcts``: AlphaZero's search over many native games at once, leaves evaluated
+  in batches by a network (any callable taking and giving numpy arrays).
 - ``CGame``: a game written in C (an ``mm_game`` by its address), searched natively.
 - ``libminimax.openspiel``: OpenSpiel's games (``pyspiel`` states).
 
@@ -15,6 +17,9 @@ search and raises ``KeyboardInterrupt``. The library prints nothing.
 """
 
 from ._native import (
+    BatchedMcts,
+    BatchedMove,
+    BatchedResult,
     BadBoundsError,
     BadPriorsError,
     BadWeightError,
@@ -46,6 +51,9 @@ from ._native import (
 from . import games
 
 __all__ = [
+    "BatchedMcts",
+    "BatchedMove",
+    "BatchedResult",
     "BadBoundsError",
     "BadPriorsError",
     "BadWeightError",

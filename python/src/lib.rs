@@ -4,6 +4,7 @@
 //! `libminimax` (python/libminimax) re-exports what this module defines.
 
 mod addresses;
+mod batched;
 mod cgame;
 mod errors;
 mod exit;
@@ -34,6 +35,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<mcts::Mcts>()?;
     m.add_class::<results::MctsResult>()?;
     m.add_class::<results::MoveStats>()?;
+    m.add_class::<batched::BatchedMcts>()?;
+    m.add_class::<batched::BatchedResult>()?;
+    m.add_class::<batched::BatchedMove>()?;
     games::register(m)?;
     errors::register(m)?;
     main_thread::note_main_thread(m.py())?;

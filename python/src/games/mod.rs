@@ -16,9 +16,10 @@ mod tictactoe;
 
 use std::sync::atomic::AtomicI32;
 
+use minimax::search::batched::Encode;
 use minimax::search::mcts::{Mcts, MctsResult};
 use minimax::search::{Fork, Game, Move, SearchResult, search_parallel};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::from_status;
@@ -36,6 +37,24 @@ enum Kind {
 }
 
 impl Kind {
+    /// The game's encoding for batched MCTS, where it has one.
+    fn encoding(&mut self) -> Option<&mut dyn Encode> {
+        match self {
+            Kind::TicTacToe(g) => Some(g),
+            Kind::ConnectFour(g) => Some(&mut **g),
+            _ => None,
+        }
+    }
+
+    /// The encoding's sizes (floats, actions), where it has one.
+    fn shape(&self) -> Option<(usize, usize)> {
+        match self {
+            Kind::TicTacToe(g) => Some((g.observation_size(), g.action_count())),
+            Kind::ConnectFour(g) => Some((g.observation_size(), g.action_count())),
+            _ => None,
+        }
+    }
+
     fn game(&mut self) -> &mut dyn Game {
         match self {
             Kind::TicTacToe(g) => g,
@@ -210,6 +229,36 @@ impl Native {
         Ok(out)
     }
 
+    /// The position's encoding for a network (batched MCTS's `observe`): a list of
+    /// floats (tic-tac-toe: 18, the side to move's marks then the other's; Connect Four:
+    /// 84, two planes of cell 6 * column + row). `TypeError` for a game without one.
+    fn observation(&mut self) -> PyResult<Vec<f32>> {
+        let Some((size, _)) = self.kind.shape() else {
+            return Err(PyTypeError::new_err(format!(
+                "{} has no encoding",
+                self.name
+            )));
+        };
+        let mut out = vec![0.0; size];
+        if let Some(e) = self.kind.encoding() {
+            e.observe(&mut out);
+        }
+        Ok(out)
+    }
+
+    /// The number of actions a network scores: 9 (tic-tac-toe) or 7 (Connect Four);
+    /// a move (a cell, a column) is its own index.
+    #[getter]
+    fn action_count(&self) -> PyResult<usize> {
+        match self.kind.shape() {
+            Some((_, actions)) => Ok(actions),
+            None => Err(PyTypeError::new_err(format!(
+                "{} has no encoding",
+                self.name
+            ))),
+        }
+    }
+
     /// A copy in the same position.
     fn copy(&self) -> Self {
         self.clone()
@@ -218,6 +267,94 @@ impl Native {
     fn __repr__(&self) -> String {
         format!("<libminimax.games {} after {:?}>", self.name, self.line)
     }
+}
+
+/// A copy of a native game that has an encoding, for batched MCTS (which searches
+/// copies: it leaves them where it found them).
+#[derive(Clone)]
+pub struct Encoded(Kind);
+
+impl Game for Encoded {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), minimax::search::GameError> {
+        self.0.game().moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.0.game().play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.0.game().undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.0.game().outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.0.game().evaluate()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.0.game().hash()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.0.game().max_to_move()
+    }
+    fn score_view(&mut self) -> minimax::search::ScoreView {
+        self.0.game().score_view()
+    }
+    fn is_chance(&mut self) -> bool {
+        self.0.game().is_chance()
+    }
+}
+
+impl Encode for Encoded {
+    fn observation_size(&self) -> usize {
+        self.0.shape().map_or(0, |s| s.0)
+    }
+    fn action_count(&self) -> usize {
+        self.0.shape().map_or(0, |s| s.1)
+    }
+    fn observe(&mut self, out: &mut [f32]) {
+        if let Some(e) = self.0.encoding() {
+            e.observe(out)
+        }
+    }
+    fn action_index(&mut self, mv: Move) -> usize {
+        self.0.encoding().map_or(usize::MAX, |e| e.action_index(mv))
+    }
+}
+
+/// Copies of `games`, native games of one kind with an encoding (tic-tac-toe, Connect
+/// Four), for batched MCTS; a `TypeError` names the first that is not.
+pub fn encoded(games: &Bound<'_, PyAny>) -> PyResult<Vec<Encoded>> {
+    let mut out = Vec::new();
+    let mut name = None;
+    for (i, game) in games.try_iter()?.enumerate() {
+        let game = game?;
+        let Ok(native) = game.cast::<Native>() else {
+            return Err(PyTypeError::new_err(format!(
+                "games[{i}] is not a native game: batched MCTS searches libminimax.games' \
+                 TicTacToe and ConnectFour"
+            )));
+        };
+        let this = native
+            .try_borrow()
+            .map_err(|_| PyRuntimeError::new_err("the game is being searched already"))?;
+        if this.kind.shape().is_none() {
+            return Err(PyTypeError::new_err(format!(
+                "games[{i}] ({}) has no encoding: batched MCTS searches tic_tac_toe and \
+                 connect_four",
+                this.name
+            )));
+        }
+        if name.is_some_and(|n| n != this.name) {
+            return Err(PyTypeError::new_err(format!(
+                "games[{i}] is {} where games[0] is {}: one kind of game a search",
+                this.name,
+                name.unwrap_or_default()
+            )));
+        }
+        name = Some(this.name);
+        out.push(Encoded(this.kind.clone()));
+    }
+    Ok(out)
 }
 
 /// A search of a native game, whatever its type: `Kind::search` calls it with the game.

@@ -65,3 +65,31 @@ impl Game for TicTacToe {
         Some((-1, 1))
     }
 }
+
+/// For batched MCTS: the side to move's marks, then the other side's (cells row by row),
+/// and one action a cell.
+impl minimax::search::batched::Encode for TicTacToe {
+    fn observation_size(&self) -> usize {
+        18
+    }
+    fn action_count(&self) -> usize {
+        9
+    }
+    fn observe(&mut self, out: &mut [f32]) {
+        let (mine, theirs) = if self.x_to_move() {
+            (self.marks[0], self.marks[1])
+        } else {
+            (self.marks[1], self.marks[0])
+        };
+        for cell in 0..9 {
+            if mine >> cell & 1 == 1 {
+                out[cell] = 1.0;
+            } else if theirs >> cell & 1 == 1 {
+                out[9 + cell] = 1.0;
+            }
+        }
+    }
+    fn action_index(&mut self, mv: Move) -> usize {
+        mv as usize
+    }
+}

@@ -173,7 +173,9 @@ impl Default for BatchedOptions {
 }
 
 impl BatchedOptions {
-    fn check(&self) -> Result<(), GameError> {
+    /// [`GameError::BadBatchOptions`] if an option is out of its range (as
+    /// [`BatchedMcts::search`] checks them).
+    pub fn check(&self) -> Result<(), GameError> {
         let positive = |x: f64| x > 0.0 && x.is_finite();
         let ok = self.simulations > 0
             && self.batch_size > 0

@@ -1,0 +1,386 @@
+//! `BatchedMcts`: the library's batched MCTS over native games, its evaluator any
+//! Python callable that takes a float32 array of observations `[batch, size]` and returns
+//! `(values, logits)` (numpy, JAX, PyTorch on CPU: anything numpy can read). The trees
+//! are searched with the GIL released; it is taken for each evaluator call only.
+//!
+//! The arrays live in Python's memory (bytearrays the adapter owns, seen as numpy arrays
+//! without a copy): the library's batch is copied in once a call (a memcpy), and the
+//! evaluator's answer read back once. An evaluator that keeps a reference to the array
+//! it was given sees the next batch in it, and nothing worse.
+
+use minimax::search::GameError;
+use minimax::search::Move;
+use minimax::search::batched::{
+    BatchedMcts as Core, BatchedOptions, BatchedResult as CoreResult, Evaluator, Gumbel, Puct,
+    RootPolicy,
+};
+use pyo3::exceptions::{PyImportError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyDict, PySlice, PyTuple};
+
+use crate::errors::from_status;
+use crate::games;
+
+/// Copies `src` into the first bytes of `dst`, native byte order (numpy's float32).
+fn put(dst: &mut [u8], src: &[f32]) {
+    for (d, s) in dst.chunks_exact_mut(4).zip(src) {
+        d.copy_from_slice(&s.to_ne_bytes());
+    }
+}
+
+/// Reads `dst.len()` floats from the first bytes of `src`.
+fn get(src: &[u8], dst: &mut [f32]) {
+    for (d, s) in dst.iter_mut().zip(src.chunks_exact(4)) {
+        *d = f32::from_ne_bytes([s[0], s[1], s[2], s[3]]);
+    }
+}
+
+/// A bytearray of `floats` float32 zeros and the numpy array of `shape` over it.
+fn array<'py>(
+    numpy: &Bound<'py, PyModule>,
+    floats: usize,
+    shape: &[usize],
+) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyAny>)> {
+    let py = numpy.py();
+    let bytes = floats
+        .checked_mul(4)
+        .ok_or_else(|| PyValueError::new_err("the batch's arrays would not fit in memory"))?;
+    let buffer = PyByteArray::new_with(py, bytes, |b| {
+        b.fill(0);
+        Ok(())
+    })?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", numpy.getattr("float32")?)?;
+    let flat = numpy.call_method("frombuffer", (&buffer,), Some(&kwargs))?;
+    let shaped = flat.call_method1("reshape", (PyTuple::new(py, shape)?,))?;
+    Ok((buffer, shaped))
+}
+
+/// The Python evaluator, seen as the library's.
+struct PyEvaluator {
+    call: Py<PyAny>,
+    numpy: Py<PyModule>,
+    obs: (Py<PyByteArray>, Py<PyAny>),
+    values: (Py<PyByteArray>, Py<PyAny>),
+    logits: (Py<PyByteArray>, Py<PyAny>),
+    actions: usize,
+    /// The exception the evaluator raised, raised again once the search has stopped.
+    error: Option<PyErr>,
+}
+
+impl PyEvaluator {
+    fn new(
+        py: Python<'_>,
+        call: &Bound<'_, PyAny>,
+        cap: usize,
+        (size, actions): (usize, usize),
+    ) -> PyResult<Self> {
+        let numpy = py.import("numpy").map_err(|_| {
+            PyImportError::new_err(
+                "BatchedMcts hands its evaluator numpy arrays: pip install numpy",
+            )
+        })?;
+        let obs = array(&numpy, cap * size, &[cap, size])?;
+        let values = array(&numpy, cap, &[cap])?;
+        let logits = array(&numpy, cap * actions, &[cap, actions])?;
+        let own = |(b, a): (Bound<'_, PyByteArray>, Bound<'_, PyAny>)| (b.unbind(), a.unbind());
+        Ok(PyEvaluator {
+            call: call.clone().unbind(),
+            numpy: numpy.unbind(),
+            obs: own(obs),
+            values: own(values),
+            logits: own(logits),
+            actions,
+            error: None,
+        })
+    }
+
+    fn call(
+        &self,
+        py: Python<'_>,
+        observations: &[f32],
+        values: &mut [f32],
+        logits: &mut [f32],
+    ) -> PyResult<()> {
+        let k = values.len();
+        // SAFETY: the GIL is held, and the bytearray is this adapter's own, never
+        // resized: no other reference writes to it or moves it while this runs (a numpy
+        // view the evaluator kept from an earlier call only reads it).
+        put(unsafe { self.obs.0.bind(py).as_bytes_mut() }, observations);
+        let rows = PySlice::new(py, 0, k as isize, 1);
+        let batch = self.obs.1.bind(py).get_item(&rows)?;
+        let answer = self.call.bind(py).call1((batch,))?;
+        let (v, l): (Bound<'_, PyAny>, Bound<'_, PyAny>) = answer.extract().map_err(|_| {
+            PyTypeError::new_err("the evaluator must return a pair: (values, logits)")
+        })?;
+        let numpy = self.numpy.bind(py);
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("casting", "same_kind")?;
+        let v = numpy.call_method1("reshape", (v, (k,)))?;
+        let l = numpy.call_method1("reshape", (l, (k, self.actions)))?;
+        let values_out = self.values.1.bind(py).get_item(&rows)?;
+        let logits_out = self.logits.1.bind(py).get_item(&rows)?;
+        numpy.call_method("copyto", (values_out, v), Some(&kwargs))?;
+        numpy.call_method("copyto", (logits_out, l), Some(&kwargs))?;
+        // SAFETY: as above; numpy's copies have finished (they run under the GIL).
+        get(unsafe { self.values.0.bind(py).as_bytes() }, values);
+        get(unsafe { self.logits.0.bind(py).as_bytes() }, logits);
+        Ok(())
+    }
+}
+
+impl Evaluator for PyEvaluator {
+    fn evaluate(
+        &mut self,
+        observations: &[f32],
+        values: &mut [f32],
+        logits: &mut [f32],
+    ) -> Result<(), GameError> {
+        Python::attach(|py| match self.call(py, observations, values, logits) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.error = Some(e);
+                Err(GameError::EvaluatorFailed)
+            }
+        })
+    }
+}
+
+/// What a search knows of one root move.
+#[pyclass(frozen, module = "libminimax", get_all)]
+pub struct BatchedMove {
+    /// The move (an int: the native game's).
+    #[pyo3(name = "move")]
+    pub mv: Move,
+    /// Its index in the action space.
+    pub action: usize,
+    /// Its probability under the evaluator's policy.
+    pub prior: f64,
+    /// Visits.
+    pub visits: u32,
+    /// Its mean value for the side to move at the root, in [-1, 1].
+    pub q: f64,
+    /// Its proven value for the side to move at the root (1, 0, -1), or `None`.
+    pub proven: Option<f64>,
+    /// Its share of the policy target.
+    pub policy: f64,
+}
+
+/// One game's answer.
+#[pyclass(frozen, module = "libminimax", get_all)]
+pub struct BatchedResult {
+    /// The move to play, or `None` if the game is over.
+    pub best_move: Option<Move>,
+    /// The root's value for its side to move, in [-1, 1]: its proof, else the mean.
+    pub value: f64,
+    /// The root's proven value (1, 0, -1), or `None`.
+    pub proven: Option<f64>,
+    /// The root's moves, in the game's order.
+    pub root: Vec<Py<BatchedMove>>,
+    /// The policy target: a float32 numpy array over the action space, summing to 1.
+    pub policy: Py<PyAny>,
+    /// Simulations made for this game in this search.
+    pub simulations: u32,
+    /// Whether the tree reached `max_nodes`.
+    pub tree_full: bool,
+}
+
+#[pymethods]
+impl BatchedResult {
+    fn __repr__(&self) -> String {
+        let py_none = |x: Option<String>| x.unwrap_or_else(|| "None".into());
+        format!(
+            "BatchedResult(best_move={}, value={:.3}, proven={}, simulations={})",
+            py_none(self.best_move.map(|m| m.to_string())),
+            self.value,
+            py_none(self.proven.map(|p| format!("{p:.1}"))),
+            self.simulations
+        )
+    }
+}
+
+fn result(py: Python<'_>, numpy: &Bound<'_, PyModule>, r: CoreResult) -> PyResult<BatchedResult> {
+    let mut bytes = vec![0u8; r.policy.len() * 4];
+    put(&mut bytes, &r.policy);
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", numpy.getattr("float32")?)?;
+    let policy = numpy
+        .call_method("frombuffer", (PyByteArray::new(py, &bytes),), Some(&kwargs))?
+        .unbind();
+    let root = r
+        .root
+        .iter()
+        .map(|m| {
+            Py::new(
+                py,
+                BatchedMove {
+                    mv: m.mv,
+                    action: m.action,
+                    prior: m.prior,
+                    visits: m.visits,
+                    q: m.q,
+                    proven: m.proven,
+                    policy: m.policy,
+                },
+            )
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(BatchedResult {
+        best_move: r.best_move,
+        value: r.value,
+        proven: r.proven,
+        root,
+        policy,
+        simulations: r.simulations,
+        tree_full: r.tree_full,
+    })
+}
+
+/// Monte Carlo tree search whose leaves a network evaluates in batches (AlphaZero's
+/// search), over many games at once: one tree per game, kept between moves (`advance`).
+#[pyclass(module = "libminimax")]
+pub struct BatchedMcts {
+    core: Core,
+    opts: BatchedOptions,
+}
+
+#[pymethods]
+impl BatchedMcts {
+    /// `root` is "puct" (with `noise=(alpha, fraction)`, Dirichlet noise at the root) or
+    /// "gumbel" (Sequential Halving among `considered` moves; `c_visit`, `c_scale`).
+    /// `leaves_per_tree` leaves of one tree go in a batch at most (virtual loss spreads
+    /// them); `batch_size` positions in an evaluator call at most. `decisive` checks for
+    /// moves that win at once before a leaf is sent.
+    #[new]
+    #[pyo3(signature = (
+        *, simulations = 800, batch_size = 256, leaves_per_tree = 8, root = "puct",
+        noise = None, considered = 16, c_visit = 50.0, c_scale = 0.1, c_init = 1.25,
+        c_base = 19652.0, temperature = 0.0, decisive = false, max_nodes = 1 << 20,
+        seed = 0x5EED
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        simulations: u32,
+        batch_size: usize,
+        leaves_per_tree: usize,
+        root: &str,
+        noise: Option<(f64, f64)>,
+        considered: u32,
+        c_visit: f64,
+        c_scale: f64,
+        c_init: f64,
+        c_base: f64,
+        temperature: f64,
+        decisive: bool,
+        max_nodes: usize,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let root = match root {
+            "puct" => RootPolicy::Puct { noise },
+            "gumbel" if noise.is_none() => RootPolicy::Gumbel(Gumbel {
+                considered,
+                c_visit,
+                c_scale,
+            }),
+            "gumbel" => {
+                return Err(PyValueError::new_err(
+                    "noise is for root='puct'; Gumbel draws its own",
+                ));
+            }
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "root='{root}' is not 'puct' or 'gumbel'"
+                )));
+            }
+        };
+        let opts = BatchedOptions {
+            simulations,
+            batch_size,
+            leaves_per_tree,
+            puct: Puct {
+                init: c_init,
+                base: c_base,
+            },
+            root,
+            temperature,
+            max_nodes,
+            decisive,
+            seed,
+            ..BatchedOptions::default()
+        };
+        opts.check().map_err(from_status)?;
+        Ok(BatchedMcts {
+            core: Core::new(),
+            opts,
+        })
+    }
+
+    /// Searches each of `games` (native games of one kind with an encoding: TicTacToe,
+    /// ConnectFour), calling `evaluator(observations)` with up to `batch_size`
+    /// positions at once; returns one `BatchedResult` a game. The games are left as
+    /// they were. `simulations`, `temperature` and `seed` override the object's for this
+    /// search. An exception of the evaluator stops the search and is raised.
+    #[pyo3(signature = (games, evaluator, *, simulations = None, temperature = None, seed = None))]
+    fn search(
+        &mut self,
+        py: Python<'_>,
+        games: &Bound<'_, PyAny>,
+        evaluator: &Bound<'_, PyAny>,
+        simulations: Option<u32>,
+        temperature: Option<f64>,
+        seed: Option<u64>,
+    ) -> PyResult<Vec<BatchedResult>> {
+        let opts = BatchedOptions {
+            simulations: simulations.unwrap_or(self.opts.simulations),
+            temperature: temperature.unwrap_or(self.opts.temperature),
+            seed: seed.unwrap_or(self.opts.seed),
+            ..self.opts
+        };
+        opts.check().map_err(from_status)?;
+        if !evaluator.is_callable() {
+            return Err(PyTypeError::new_err(
+                "evaluator must be callable: observations -> (values, logits)",
+            ));
+        }
+        let mut copies = games::encoded(games)?;
+        let Some(first) = copies.first() else {
+            return Ok(Vec::new());
+        };
+        use minimax::search::batched::Encode;
+        let shape = (first.observation_size(), first.action_count());
+        let mut adapter = PyEvaluator::new(py, evaluator, opts.batch_size, shape)?;
+        let core = &mut self.core;
+        let outcome = py.detach(|| core.search(&mut copies, &mut adapter, &opts));
+        if let Some(e) = adapter.error.take() {
+            return Err(e);
+        }
+        let numpy = adapter.numpy.bind(py);
+        outcome
+            .map_err(from_status)?
+            .into_iter()
+            .map(|r| result(py, numpy, r))
+            .collect()
+    }
+
+    /// Keeps the subtree of `move` (just played in game `game`) as that game's tree.
+    #[pyo3(signature = (game, r#move))]
+    fn advance(&mut self, game: usize, r#move: Move) {
+        self.core.advance(game, r#move);
+    }
+
+    /// Forgets every tree.
+    fn clear(&mut self) {
+        self.core.clear();
+    }
+
+    /// Nodes in game `game`'s tree.
+    fn nodes(&self, game: usize) -> usize {
+        self.core.nodes(game)
+    }
+
+    /// Evaluator calls and positions sent, over the object's life.
+    #[getter]
+    fn evaluator_calls(&self) -> (u64, u64) {
+        self.core.evaluator_calls()
+    }
+}

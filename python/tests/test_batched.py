@@ -1,0 +1,169 @@
+"""Batched MCTS from Python (issue 50): the evaluator is a Python callable taking a
+float32 array of observations and giving (values, logits). Checked against a tic-tac-toe
+brute force written here: with exact values the search never plays a losing move where
+another holds; proofs agree; the evaluator's exceptions and bad answers come back as
+errors; the games are left as they were."""
+
+import functools
+
+import numpy as np
+import pytest
+
+import libminimax
+from libminimax.games import ConnectFour, TicTacToe
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+@functools.lru_cache(maxsize=None)
+def brute(mine, theirs):
+    """The value for the side to move of a board given as two tuples of 0/1 cells."""
+    if any(all(theirs[c] for c in line) for line in LINES):
+        return -1
+    empty = [c for c in range(9) if not mine[c] and not theirs[c]]
+    if not empty:
+        return 0
+    best = -1
+    for c in empty:
+        after = tuple(1 if i == c else x for i, x in enumerate(mine))
+        best = max(best, -brute(theirs, after))
+    return best
+
+
+def oracle(obs):
+    values = np.array(
+        [brute(tuple(int(x) for x in o[:9]), tuple(int(x) for x in o[9:18])) for o in obs],
+        dtype=np.float32,
+    )
+    return values, np.zeros((len(obs), 9), dtype=np.float32)
+
+
+def positions():
+    """Every position reachable by legal play that is not over, as move lines."""
+    seen, out = set(), []
+
+    def walk(game, line):
+        key = tuple(game.observation())
+        if game.outcome() is not None or key in seen:
+            return
+        seen.add(key)
+        out.append(list(line))
+        for m in game.moves():
+            game.play(m)
+            walk(game, line + [m])
+            game.undo(m)
+
+    walk(TicTacToe(), [])
+    return out
+
+
+def game_after(line):
+    g = TicTacToe()
+    for m in line:
+        g.play(m)
+    return g
+
+
+def value_after(line, move):
+    g = game_after(line + [move])
+    if g.outcome() is not None:
+        return abs(g.outcome())  # the mover won (1) or drew (0)
+    o = g.observation()
+    return -brute(tuple(int(x) for x in o[:9]), tuple(int(x) for x in o[9:]))
+
+
+def test_with_exact_values_no_losing_move_where_another_holds():
+    lines = positions()[::7]
+    games = [game_after(line) for line in lines]
+    before = [g.observation() for g in games]
+    mcts = libminimax.BatchedMcts(simulations=32, leaves_per_tree=4)
+    results = mcts.search(games, oracle)
+    assert [g.observation() for g in games] == before, "the games are left as they were"
+    for line, r in zip(lines, results):
+        values = {m: value_after(line, m) for m in game_after(line).moves()}
+        if max(values.values()) >= 0:
+            assert values[r.best_move] >= 0, (line, values, r)
+        assert abs(float(r.policy.sum()) - 1.0) < 1e-5
+        assert r.policy.dtype == np.float32 and r.policy.shape == (9,)
+
+
+def test_proofs_agree_with_the_brute_force():
+    lines = [line for line in positions()[::31] if len(line) >= 3]
+    know_nothing = lambda obs: (np.zeros(len(obs)), np.zeros((len(obs), 9)))
+    results = libminimax.BatchedMcts(simulations=20_000).search(
+        [game_after(line) for line in lines], know_nothing
+    )
+    for line, r in zip(lines, results):
+        o = game_after(line).observation()
+        exact = brute(tuple(int(x) for x in o[:9]), tuple(int(x) for x in o[9:]))
+        assert r.proven == exact, (line, r)
+
+
+def test_evaluator_errors_and_bad_answers():
+    games = [ConnectFour("44"), ConnectFour()]
+    before = [g.line for g in games]
+    mcts = libminimax.BatchedMcts(simulations=50)
+
+    def boom(obs):
+        raise ZeroDivisionError("boom")
+
+    with pytest.raises(ZeroDivisionError, match="boom"):
+        mcts.search(games, boom)
+    assert [g.line for g in games] == before
+    with pytest.raises(TypeError, match="pair"):
+        mcts.search(games, lambda obs: np.zeros(len(obs)))
+    with pytest.raises(ValueError):  # numpy's: 6 logits a position cannot be 7
+        mcts.search(games, lambda obs: (np.zeros(len(obs)), np.zeros((len(obs), 6))))
+    with pytest.raises(libminimax.BadEvaluationError):
+        mcts.search(games, lambda obs: (np.full(len(obs), 2.0), np.zeros((len(obs), 7))))
+    with pytest.raises(libminimax.BadEvaluationError):
+        mcts.search(games, lambda obs: (np.zeros(len(obs)), np.full((len(obs), 7), np.nan)))
+    with pytest.raises(TypeError, match="native game"):
+        mcts.search([object()], boom)
+    with pytest.raises(TypeError, match="one kind"):
+        mcts.search([TicTacToe(), ConnectFour()], boom)
+    with pytest.raises(TypeError, match="no encoding"):
+        mcts.search([libminimax.games.Othello()], boom)
+    with pytest.raises(TypeError, match="callable"):
+        mcts.search(games, 3)
+    assert mcts.search([], boom) == []
+
+
+def test_bad_options_are_value_errors():
+    for kwargs in [
+        dict(simulations=0),
+        dict(batch_size=0),
+        dict(root="alphago"),
+        dict(root="gumbel", noise=(0.3, 0.25)),
+        dict(noise=(0.0, 0.25)),
+        dict(temperature=-1.0),
+        dict(root="gumbel", considered=0),
+    ]:
+        with pytest.raises(ValueError):
+            libminimax.BatchedMcts(**kwargs)
+
+
+def test_self_play_with_advance_gumbel_and_the_arrays_the_evaluator_sees():
+    seen = []
+
+    def uniform(obs):
+        assert obs.dtype == np.float32 and obs.ndim == 2 and obs.shape[1] == 84
+        seen.append(obs.shape[0])
+        return np.zeros(len(obs), np.float32), np.zeros((len(obs), 7), np.float32)
+
+    for root in ["puct", "gumbel"]:
+        mcts = libminimax.BatchedMcts(simulations=32, batch_size=64, root=root, temperature=1.0)
+        games = [ConnectFour() for _ in range(8)]
+        for ply in range(10):
+            results = mcts.search(games, uniform, seed=ply)
+            for i, r in enumerate(results):
+                if games[i].outcome() is not None:
+                    assert r.best_move is None
+                    continue
+                assert r.simulations == 32 or r.proven is not None
+                games[i].play(r.best_move)
+                mcts.advance(i, r.best_move)
+        assert max(seen) <= 64
+        calls, sent = mcts.evaluator_calls
+        assert sent > calls > 0
+    assert "BatchedResult(best_move=" in repr(results[0])
