@@ -82,7 +82,13 @@ fn every_tree(values: &[i32], h: u32, mut f: impl FnMut(&[i32])) {
 
 #[test]
 fn every_small_tree_at_every_node() {
-    let extremes = [i32::MIN, -1, 0, 1, i32::MAX];
+    // (Under Miri, which checks the C functions' pointer work, three of the bounds:
+    // 135 s with all five.)
+    let extremes: &[i32] = if cfg!(miri) {
+        &[i32::MIN, 0, i32::MAX]
+    } else {
+        &[i32::MIN, -1, 0, 1, i32::MAX]
+    };
     let windows: Vec<(i32, i32)> = extremes
         .iter()
         .flat_map(|&a| extremes.iter().map(move |&b| (a, b)))
