@@ -325,6 +325,11 @@ typedef enum mm_status {
 } mm_status;
 
 /**
+ * A batched search object: one tree per game, kept between moves (opaque).
+ */
+typedef struct mm_batched mm_batched;
+
+/**
  * An MCTS search that keeps its tree between moves (opaque).
  */
 typedef struct mm_mcts mm_mcts;
@@ -340,6 +345,150 @@ typedef struct mm_table mm_table;
  * root); parsed trees are numbered in preorder.
  */
 typedef struct mm_tree mm_tree;
+
+/**
+ * How the root chooses: one of the `MM_BATCHED_ROOT_*` values.
+ */
+typedef uint32_t mm_batched_root;
+
+/**
+ * How to search. Fill it with `mm_batched_options_init`, then change what you need;
+ * a value out of its range is `MM_ERR_BAD_BATCH_OPTIONS`.
+ */
+typedef struct mm_batched_options {
+  /**
+   * `sizeof(mm_batched_options)`, set by `mm_batched_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * Simulations per game and search (default 800; at least 1).
+   */
+  uint32_t simulations;
+  /**
+   * An `MM_BATCHED_ROOT_*` value (default PUCT).
+   */
+  mm_batched_root root;
+  /**
+   * The most positions in one evaluator call (default 256).
+   */
+  size_t batch_size;
+  /**
+   * The most leaves one game's tree adds to a call, spread by virtual loss (default 8).
+   */
+  size_t leaves_per_tree;
+  /**
+   * PUCT's `c(N) = c_init + ln((N + c_base + 1) / c_base)` (defaults 1.25, 19,652).
+   */
+  double c_init;
+  /**
+   * See `c_init`.
+   */
+  double c_base;
+  /**
+   * Dirichlet noise at a PUCT root: alpha, and the fraction of the priors it takes
+   * (default 0: no noise).
+   */
+  double noise_alpha;
+  /**
+   * See `noise_alpha`.
+   */
+  double noise_fraction;
+  /**
+   * Gumbel: root moves considered (default 16), c_visit (50) and c_scale (0.1).
+   */
+  uint32_t considered;
+  /**
+   * See `considered`.
+   */
+  double c_visit;
+  /**
+   * See `considered`.
+   */
+  double c_scale;
+  /**
+   * The move played: the most visited at 0 (the default), else drawn by
+   * `visits^(1 / temperature)`.
+   */
+  double temperature;
+  /**
+   * Nodes one tree may hold (default 1,048,576).
+   */
+  uint64_t max_nodes;
+  /**
+   * The room given to the `moves` callback per position (default 256).
+   */
+  size_t max_moves;
+  /**
+   * The seed of the noise and of the temperature's draws (default 0x5EED).
+   */
+  uint64_t seed;
+  /**
+   * Whether MAX moves at the root, for games without `max_to_move` (default true).
+   */
+  bool max_at_root;
+  /**
+   * Check each leaf's moves for one that wins at once before the leaf is sent
+   * (default false).
+   */
+  bool decisive;
+} mm_batched_options;
+
+/**
+ * How a game's position is read by an evaluator: a fixed number of floats a position and
+ * a fixed action space. Its callbacks receive each game's `context` (the `mm_game`'s).
+ * Fill it with `mm_encoding_init`, then set the sizes and both callbacks.
+ */
+typedef struct mm_encoding {
+  /**
+   * `sizeof(mm_encoding)`, set by `mm_encoding_init`.
+   */
+  size_t struct_size;
+  /**
+   * Floats in a position's encoding (at least 1).
+   */
+  size_t observation_size;
+  /**
+   * Actions in the action space (at least 1): the evaluator gives a logit for each.
+   */
+  size_t action_count;
+  /**
+   * Writes the position's encoding into `out` (`observation_size` floats, zeros).
+   */
+  void (*observe)(void *context, float *out);
+  /**
+   * The index in the action space of `mv`, a legal move of the position: in
+   * `[0, action_count)` and different for each legal move (else
+   * `MM_ERR_GAME_BAD_ACTION_INDEX`).
+   */
+  int64_t (*action_index)(void *context, int64_t mv);
+} mm_encoding;
+
+/**
+ * What evaluates the positions: `evaluate` gets `batch` encodings one after the other
+ * (`batch * observation_size` floats) and writes for each a value (the side to move's
+ * view, in [-1, 1]) to `values[i]` and a logit for each action to
+ * `logits[i * action_count + a]` (the logits of illegal moves are ignored); it returns
+ * 0, or anything else to stop the search with `MM_ERR_EVALUATOR_FAILED`. Called on the
+ * thread that called `mm_batched_search`. Fill it with `mm_evaluator_init`.
+ */
+typedef struct mm_evaluator {
+  /**
+   * `sizeof(mm_evaluator)`, set by `mm_evaluator_init`.
+   */
+  size_t struct_size;
+  /**
+   * Passed to `evaluate`.
+   */
+  void *context;
+  /**
+   * Evaluates one batch.
+   */
+  int (*evaluate)(void *context,
+                  const float *observations,
+                  size_t batch,
+                  float *values,
+                  float *logits);
+} mm_evaluator;
 
 /**
  * Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
@@ -474,6 +623,36 @@ typedef struct mm_game {
    */
   bool (*null_move)(void *context, int64_t *pass);
 } mm_game;
+
+/**
+ * One game's answer.
+ */
+typedef struct mm_batched_result {
+  /**
+   * False only when the game is over.
+   */
+  bool has_move;
+  /**
+   * The move to play.
+   */
+  int64_t best_move;
+  /**
+   * The root's value for its side to move, in [-1, 1].
+   */
+  double value;
+  /**
+   * Whether the root's value is proven (`value` is then 1, 0 or -1).
+   */
+  bool proven;
+  /**
+   * Simulations made for this game in this search.
+   */
+  uint32_t simulations;
+  /**
+   * Whether the tree reached `max_nodes`.
+   */
+  bool tree_full;
+} mm_batched_result;
 
 /**
  * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
@@ -1151,6 +1330,17 @@ typedef struct mm_tree_solution {
 } mm_tree_solution;
 
 /**
+ * PUCT, as every node (with Dirichlet noise when `noise_fraction` is above 0).
+ */
+#define MM_BATCHED_ROOT_PUCT 0
+
+/**
+ * Gumbel noise and Sequential Halving among the best `considered` moves; the
+ * completed-Q policy below the root (Danihelka et al. 2022).
+ */
+#define MM_BATCHED_ROOT_GUMBEL 1
+
+/**
  * Scores are MAX's view, whoever is to move (the default).
  */
 #define MM_SCORES_MAX_VIEW 0
@@ -1305,6 +1495,87 @@ typedef struct mm_tree_solution {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
+ * header's `mm_batched_options_init(options)` passes `sizeof`). A smaller size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_batched_options`.
+ */
+enum mm_status mm_batched_options_init_sized(struct mm_batched_options *options, size_t size);
+
+/**
+ * Fills `*encoding`, a struct of `size` bytes, with that size, zero sizes and NULL
+ * callbacks (the header's `mm_encoding_init(encoding)` passes `sizeof`).
+ *
+ * # Safety
+ * `encoding` must point to `size` writable bytes, aligned for `mm_encoding`.
+ */
+enum mm_status mm_encoding_init_sized(struct mm_encoding *encoding, size_t size);
+
+/**
+ * Fills `*evaluator`, a struct of `size` bytes, with that size and NULLs (the header's
+ * `mm_evaluator_init(evaluator)` passes `sizeof`).
+ *
+ * # Safety
+ * `evaluator` must point to `size` writable bytes, aligned for `mm_evaluator`.
+ */
+enum mm_status mm_evaluator_init_sized(struct mm_evaluator *evaluator, size_t size);
+
+/**
+ * Creates a batched search object with no trees. On `MM_OK` sets `*out`; free it with
+ * `mm_batched_free`.
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum mm_status mm_batched_new(struct mm_batched **out);
+
+/**
+ * Searches each of the `n` games (`games[i]`, each in its current position, with the
+ * encoding `encoding`), filling each call of `evaluator` from all of them; the i-th game
+ * keeps the object's i-th tree where its root is the game's position (the same hash, or
+ * `mm_batched_advance` since the last search). On `MM_OK` writes `results[i]` for each
+ * game and, if `policies` is not NULL, its policy target to
+ * `policies[i * action_count .. (i + 1) * action_count]` (visit shares under PUCT, the
+ * completed-Q policy under Gumbel). The games are left as they were. Chance nodes are
+ * `MM_ERR_GAME_CHANCE_NODE` for now.
+ *
+ * # Safety
+ * `batched` must be a live object from `mm_batched_new`; `games` must hold `n` valid
+ * games whose callbacks may be called with their contexts; `encoding` and `evaluator`
+ * valid structs from their init functions; `options` NULL or options from
+ * `mm_batched_options_init`; `results` must hold `n` writable entries and `policies`,
+ * if not NULL, `n * action_count` writable floats.
+ */
+enum mm_status mm_batched_search(struct mm_batched *batched,
+                                 const struct mm_game *games,
+                                 size_t n,
+                                 const struct mm_encoding *encoding,
+                                 const struct mm_evaluator *evaluator,
+                                 const struct mm_batched_options *options,
+                                 struct mm_batched_result *results,
+                                 float *policies);
+
+/**
+ * Keeps the subtree of `mv` (just played in game `game`) as that game's tree; a move or
+ * game the object does not hold clears it.
+ *
+ * # Safety
+ * `batched` must be a live object from `mm_batched_new`.
+ */
+enum mm_status mm_batched_advance(struct mm_batched *batched, size_t game, int64_t mv);
+
+/**
+ * Frees a batched search object. NULL is allowed and does nothing; called from one of
+ * its own search's callbacks, the object is freed when that search ends.
+ *
+ * # Safety
+ * `batched` must be NULL or a live object from `mm_batched_new`, not freed before.
+ */
+void mm_batched_free(struct mm_batched *batched);
 
 /**
  * The status of the last `minimax` or `alphabeta` call on this thread: `MM_OK` after a
@@ -1777,4 +2048,11 @@ const char *mm_version(void);
 /** Fills MCTS options with the defaults: `mm_mcts_options_init_sized` with this header's size. */
 #define mm_mcts_options_init(options) \
     mm_mcts_options_init_sized((options), sizeof(mm_mcts_options))
+/** Fills batched MCTS options with the defaults: `mm_batched_options_init_sized` with this header's size. */
+#define mm_batched_options_init(options) \
+    mm_batched_options_init_sized((options), sizeof(mm_batched_options))
+/** Fills an encoding with its size, zero sizes and NULL callbacks. */
+#define mm_encoding_init(encoding) mm_encoding_init_sized((encoding), sizeof(mm_encoding))
+/** Fills an evaluator with its size and NULLs. */
+#define mm_evaluator_init(evaluator) mm_evaluator_init_sized((evaluator), sizeof(mm_evaluator))
 #endif

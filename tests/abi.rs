@@ -8,6 +8,9 @@
 mod common;
 
 use common::{compile, root, scratch};
+use minimax::ffi::batched::{
+    mm_batched_options, mm_batched_result, mm_batched_root, mm_encoding, mm_evaluator,
+};
 use minimax::ffi::game::mm_game;
 use minimax::ffi::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
 use minimax::ffi::mcts::{
@@ -184,6 +187,47 @@ fn rust_layouts() -> Vec<Layout> {
             tree_full,
             fewer_threads
         }),
+        layout!(mm_batched_root),
+        layout!(mm_batched_options {
+            struct_size,
+            simulations,
+            root,
+            batch_size,
+            leaves_per_tree,
+            c_init,
+            c_base,
+            noise_alpha,
+            noise_fraction,
+            considered,
+            c_visit,
+            c_scale,
+            temperature,
+            max_nodes,
+            max_moves,
+            seed,
+            max_at_root,
+            decisive
+        }),
+        layout!(mm_batched_result {
+            has_move,
+            best_move,
+            value,
+            proven,
+            simulations,
+            tree_full
+        }),
+        layout!(mm_encoding {
+            struct_size,
+            observation_size,
+            action_count,
+            observe,
+            action_index
+        }),
+        layout!(mm_evaluator {
+            struct_size,
+            context,
+            evaluate
+        }),
         layout!(mm_solution {
             value,
             best_leaf,
@@ -223,8 +267,20 @@ fn header_structs() -> Vec<(String, Vec<String>)> {
     let header = std::fs::read_to_string(root().join("include/minimax.h")).unwrap();
     let mut out = Vec::new();
     let mut current: Option<(String, Vec<String>)> = None;
+    // A function pointer's declaration that cbindgen spread over several lines, joined.
+    let mut pending = String::new();
+    let mut joined;
     for line in header.lines() {
-        let t = line.trim();
+        let mut t = line.trim();
+        if !pending.is_empty() || (t.contains("(*") && !t.ends_with(';')) {
+            pending.push_str(t);
+            pending.push(' ');
+            if !t.ends_with(';') {
+                continue;
+            }
+            joined = std::mem::take(&mut pending);
+            t = joined.trim();
+        }
         if let Some(rest) = t.strip_prefix("typedef struct ") {
             if let Some(name) = rest.strip_suffix(" {") {
                 current = Some((name.to_string(), Vec::new()));

@@ -6,6 +6,7 @@
 #![allow(non_camel_case_types)]
 
 pub mod args;
+pub mod batched;
 pub mod boundary;
 pub mod game;
 mod lease;

@@ -262,8 +262,8 @@ impl BatchedMcts {
     /// all of them, and leaves them as they were. The i-th game keeps the i-th tree
     /// where its root is the game's position: the same hash (a game with `hash`), or,
     /// for a game without, `advance` called since the last search; any other tree is
-    /// made afresh. A different number of games than the last search starts every tree
-    /// afresh.
+    /// made afresh. Fewer games than the object has trees search the first trees and
+    /// leave the others as they are.
     pub fn search<G: Encode, E: Evaluator + ?Sized>(
         &mut self,
         games: &mut [G],
@@ -271,15 +271,15 @@ impl BatchedMcts {
         opts: &BatchedOptions,
     ) -> Result<Vec<BatchedResult>, GameError> {
         opts.check()?;
-        if games.len() != self.trees.len() {
-            self.trees.clear();
+        if games.len() > self.trees.len() {
             self.trees
-                .try_reserve_exact(games.len())
+                .try_reserve_exact(games.len() - self.trees.len())
                 .map_err(|_| GameError::OutOfMemory)?;
             self.trees.resize_with(games.len(), Tree::default);
         }
         let mut rng = Rng::new(opts.seed);
-        let outcome = search::run(&mut self.trees, games, evaluator, opts, &mut rng);
+        let trees = &mut self.trees[..games.len()];
+        let outcome = search::run(trees, games, evaluator, opts, &mut rng);
         match outcome {
             Ok((results, calls, positions)) => {
                 self.calls += calls;
@@ -288,7 +288,9 @@ impl BatchedMcts {
             }
             Err(e) => {
                 // A tree left mid-batch is not trusted again.
-                self.trees.iter_mut().for_each(|t| t.nodes.clear());
+                self.trees[..games.len()]
+                    .iter_mut()
+                    .for_each(|t| t.nodes.clear());
                 Err(e)
             }
         }

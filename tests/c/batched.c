@@ -1,0 +1,265 @@
+/*
+ * Batched MCTS from C (issue 50): tic-tac-toe through mm_game, its encoding through
+ * mm_encoding and an evaluator in C, 24 games searched at once. With an oracle
+ * evaluator (exact values from a negamax written here, uniform logits) no game plays a
+ * losing move where another holds; policies sum to 1; the games are left as they were;
+ * the tree is kept across a move; an evaluator that fails, an action index out of range,
+ * NULLs, sizes and bad options get their statuses. Prints one summary line ending in
+ * "failures N".
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "minimax.h"
+
+#include "check.h"
+
+typedef struct {
+    int cells[9]; /* 1 X (MAX), -1 O, 0 empty */
+    int made;
+    int played; /* moves the search has played and not taken back */
+    bool bad_index; /* if set, action_index puts cell 8 out of range */
+} ttt;
+
+static const int LINES[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
+                                {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+
+static int winner(const int *cells) {
+    for (int i = 0; i < 8; i++) {
+        int a = cells[LINES[i][0]];
+        if (a != 0 && a == cells[LINES[i][1]] && a == cells[LINES[i][2]]) return a;
+    }
+    return 0;
+}
+
+static int ttt_moves(void *ctx, int64_t *moves, size_t cap) {
+    ttt *g = ctx;
+    int n = 0;
+    for (int i = 0; i < 9; i++)
+        if (g->cells[i] == 0 && (size_t)n < cap) moves[n++] = i;
+    return n;
+}
+static void ttt_play(void *ctx, int64_t mv) {
+    ttt *g = ctx;
+    g->cells[mv] = g->made % 2 == 0 ? 1 : -1;
+    g->made++;
+    g->played++;
+}
+static void ttt_undo(void *ctx, int64_t mv) {
+    ttt *g = ctx;
+    g->cells[mv] = 0;
+    g->made--;
+    g->played--;
+}
+static bool ttt_outcome(void *ctx, int32_t *score) {
+    ttt *g = ctx;
+    int w = winner(g->cells);
+    if (w != 0 || g->made == 9) {
+        *score = w;
+        return true;
+    }
+    return false;
+}
+static int32_t ttt_evaluate(void *ctx) {
+    (void)ctx;
+    return 0;
+}
+static bool ttt_max_to_move(void *ctx) { return ((ttt *)ctx)->made % 2 == 0; }
+
+/* The side to move's marks, then the other side's. */
+static void ttt_observe(void *ctx, float *out) {
+    ttt *g = ctx;
+    int me = g->made % 2 == 0 ? 1 : -1;
+    for (int i = 0; i < 9; i++) {
+        if (g->cells[i] == me) out[i] = 1.0f;
+        if (g->cells[i] == -me) out[9 + i] = 1.0f;
+    }
+}
+static int64_t ttt_action_index(void *ctx, int64_t mv) {
+    ttt *g = ctx;
+    return g->bad_index && mv == 8 ? 9 : mv;
+}
+
+/* The value for the side to move (1 its marks, -1 the other's), by plain negamax. */
+static int negamax(int *cells) {
+    if (winner(cells) != 0) return -1; /* the side that just moved made a line */
+    int best = -2, empty = 0;
+    for (int i = 0; i < 9; i++) {
+        if (cells[i] != 0) continue;
+        empty++;
+        cells[i] = 1;
+        for (int j = 0; j < 9; j++) cells[j] = -cells[j];
+        int v = -negamax(cells);
+        for (int j = 0; j < 9; j++) cells[j] = -cells[j];
+        cells[i] = 0;
+        if (v > best) best = v;
+    }
+    return empty == 0 ? 0 : best;
+}
+
+typedef struct {
+    int calls;
+    size_t largest;
+    bool fail;
+} oracle_state;
+
+static int oracle(void *ctx, const float *obs, size_t batch, float *values, float *logits) {
+    oracle_state *s = ctx;
+    s->calls++;
+    if (batch > s->largest) s->largest = batch;
+    if (s->fail) return 7;
+    for (size_t b = 0; b < batch; b++) {
+        int cells[9];
+        for (int i = 0; i < 9; i++)
+            cells[i] = obs[b * 18 + i] > 0.5f ? 1 : obs[b * 18 + 9 + i] > 0.5f ? -1 : 0;
+        values[b] = (float)negamax(cells);
+        for (int a = 0; a < 9; a++) logits[b * 9 + a] = 0.0f;
+    }
+    return 0;
+}
+
+/* The value for the player to move in `g` of playing `mv`. */
+static int value_of(const ttt *g, int mv) {
+    int cells[9];
+    int me = g->made % 2 == 0 ? 1 : -1;
+    for (int i = 0; i < 9; i++) cells[i] = g->cells[i] * me; /* the mover's marks as 1 */
+    cells[mv] = 1;
+    if (winner(cells) != 0) return 1;
+    int empty = 0;
+    for (int i = 0; i < 9; i++) empty += cells[i] == 0;
+    if (empty == 0) return 0;
+    for (int i = 0; i < 9; i++) cells[i] = -cells[i];
+    return -negamax(cells);
+}
+
+#define GAMES 24
+
+int main(void) {
+    static ttt boards[GAMES];
+    mm_game games[GAMES];
+    /* Seeded random openings of 0 to 5 moves that do not end the game. */
+    uint64_t seed = 12345;
+    for (int i = 0; i < GAMES; i++) {
+        memset(&boards[i], 0, sizeof boards[i]);
+        int plies = i % 6;
+        for (int k = 0; k < plies; k++) {
+            int64_t legal[9];
+            int n = ttt_moves(&boards[i], legal, 9);
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            ttt_play(&boards[i], legal[(seed >> 33) % (uint64_t)n]);
+            int32_t s;
+            if (ttt_outcome(&boards[i], &s)) {
+                ttt_undo(&boards[i], legal[(seed >> 33) % (uint64_t)n]);
+                break;
+            }
+        }
+        boards[i].played = 0;
+        CHECK(mm_game_init(&games[i]) == MM_OK);
+        games[i].context = &boards[i];
+        games[i].moves = ttt_moves;
+        games[i].play = ttt_play;
+        games[i].undo = ttt_undo;
+        games[i].outcome = ttt_outcome;
+        games[i].evaluate = ttt_evaluate;
+        games[i].max_to_move = ttt_max_to_move;
+    }
+    mm_encoding enc;
+    CHECK(mm_encoding_init(&enc) == MM_OK);
+    enc.observation_size = 18;
+    enc.action_count = 9;
+    enc.observe = ttt_observe;
+    enc.action_index = ttt_action_index;
+    oracle_state state = {0, 0, false};
+    mm_evaluator ev;
+    CHECK(mm_evaluator_init(&ev) == MM_OK);
+    ev.context = &state;
+    ev.evaluate = oracle;
+    mm_batched_options o;
+    CHECK(mm_batched_options_init(&o) == MM_OK);
+    o.simulations = 32;
+    o.leaves_per_tree = 4;
+    o.batch_size = 64;
+
+    mm_batched *m = NULL;
+    CHECK(mm_batched_new(&m) == MM_OK && m != NULL);
+    mm_batched_result r[GAMES];
+    float policies[GAMES * 9];
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &o, r, policies) == MM_OK);
+    CHECK(state.largest <= 64 && state.calls > 0);
+    for (int i = 0; i < GAMES; i++) {
+        CHECK(boards[i].played == 0);
+        CHECK(r[i].has_move && r[i].simulations <= 32);
+        int best = -2;
+        for (int mv = 0; mv < 9; mv++)
+            if (boards[i].cells[mv] == 0 && value_of(&boards[i], mv) > best)
+                best = value_of(&boards[i], mv);
+        if (best >= 0) CHECK(value_of(&boards[i], (int)r[i].best_move) >= 0);
+        float sum = 0.0f;
+        for (int a = 0; a < 9; a++) sum += policies[i * 9 + a];
+        CHECK(fabsf(sum - 1.0f) < 1e-4f);
+    }
+
+    /* The tree kept across a move: the next search calls the evaluator for new leaves
+       only (its root is not sent again). */
+    int64_t mv = r[0].best_move;
+    ttt_play(&boards[0], mv);
+    boards[0].played = 0;
+    CHECK(mm_batched_advance(m, 0, mv) == MM_OK);
+    int before = state.calls;
+    o.simulations = 1;
+    CHECK(mm_batched_search(m, games, 1, &enc, &ev, &o, r, NULL) == MM_OK);
+    CHECK(state.calls <= before + 1);
+    o.simulations = 32;
+
+    /* Gumbel at the root. */
+    o.root = MM_BATCHED_ROOT_GUMBEL;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &o, r, policies) == MM_OK);
+    o.root = MM_BATCHED_ROOT_PUCT;
+
+    /* Failures: each a status, the games as they were. */
+    state.fail = true;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &o, r, NULL) == MM_ERR_EVALUATOR_FAILED);
+    state.fail = false;
+    boards[1].bad_index = true;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &o, r, NULL) ==
+          MM_ERR_GAME_BAD_ACTION_INDEX);
+    boards[1].bad_index = false;
+    for (int i = 0; i < GAMES; i++) CHECK(boards[i].played == 0);
+    mm_batched_options bad = o;
+    bad.simulations = 0;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) == MM_ERR_BAD_BATCH_OPTIONS);
+    bad = o;
+    bad.root = 9;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) == MM_ERR_BAD_BATCH_OPTIONS);
+    bad = o;
+    bad.noise_fraction = 2.0;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) == MM_ERR_BAD_BATCH_OPTIONS);
+    memset(&bad, 0xA5, sizeof bad);
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) == MM_ERR_BAD_STRUCT_SIZE);
+    mm_encoding no_size = enc;
+    no_size.action_count = 0;
+    state.fail = true; /* (NULL options are the defaults: the evaluator is reached) */
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, NULL, r, NULL) == MM_ERR_EVALUATOR_FAILED);
+    state.fail = false;
+    CHECK(mm_batched_search(m, games, GAMES, &no_size, &ev, &o, r, NULL) ==
+          MM_ERR_BAD_BATCH_OPTIONS);
+    mm_evaluator no_call = ev;
+    no_call.evaluate = NULL;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &no_call, &o, r, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_batched_search(NULL, games, GAMES, &enc, &ev, &o, r, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_batched_search(m, NULL, GAMES, &enc, &ev, &o, r, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_batched_search(m, games, GAMES, NULL, &ev, &o, r, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &o, NULL, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_batched_search(m, games, 0, &enc, &ev, &o, NULL, NULL) == MM_OK);
+    CHECK(mm_batched_advance(NULL, 0, 1) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_batched_options_init_sized(&bad, 8) == MM_ERR_BAD_STRUCT_SIZE);
+    for (int i = 0; i < GAMES; i++) CHECK(boards[i].played == 0);
+    mm_batched_free(m);
+    mm_batched_free(NULL);
+
+    printf("batched: %d checks, failures %d\n", checks, failures);
+    return failures != 0;
+}
