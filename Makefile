@@ -9,6 +9,7 @@
 #   make python-bench  the Python package's figures against easyAI, OpenSpiel, the Rust example
 #   make newcomer-bench  a newcomer's Python games: easyAI's time against the package's defaults
 #   make batched-bench  batched MCTS's own cost: Connect Four leaves a second, constant evaluator
+#   make mctx-bench    batched MCTS from Python against mctx and OpenSpiel, one network (jax)
 #   make samples       rerun every dated sample of the docs and compare it (hours; by hand)
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
 #                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
@@ -39,7 +40,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench mctx-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -189,6 +190,18 @@ newcomer-bench:
 batched-bench:
 	$(CARGO) build --release --example batched
 	$(CURDIR)/target/release/examples/batched 20
+
+# Batched MCTS from Python against mctx (pgx's Connect Four) and OpenSpiel's MCTSBot with
+# one jitted network (issue 50's speed targets), in build/mlenv (jax, mctx, pgx,
+# open_spiel and this package's wheel: a few hundred MB, downloaded once); 5 s a line.
+MLENV := $(BUILD)/mlenv
+mctx-bench: lib
+	test -x $(MLENV)/bin/python || $(PYTHON) -m venv $(MLENV)
+	$(MLENV)/bin/pip install --quiet 'maturin>=1.7,<2' numpy jax mctx pgx open_spiel
+	cd python && $(CURDIR)/$(MLENV)/bin/maturin build --release --quiet \
+	  --interpreter $(CURDIR)/$(MLENV)/bin/python --out $(CURDIR)/$(BUILD)/mlwheels
+	$(MLENV)/bin/pip install --quiet --force-reinstall --no-deps $(BUILD)/mlwheels/libminimax-*.whl
+	$(MLENV)/bin/python benches/mctx_bench.py 5
 
 # Every dated sample of the README and docs/ rerun by its command, each of its lines
 # printed again with only its numbers changed (tests/docs.rs): the benchmarks, the
