@@ -44,3 +44,6 @@ struct LayoutDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/mcts.md")]
 struct MctsDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/batched.md")]
+struct BatchedDoctests;

@@ -1,0 +1,48 @@
+"""Self-play: many games of the native Connect Four at once, searched by
+libminimax.BatchedMcts with the network as its evaluator (Gumbel at the root, so that
+few simulations still improve the policy); each position gives a training sample: its
+observation, the search's policy target and, once the game ends, the result for the side
+to move there."""
+
+import numpy as np
+
+import libminimax
+from libminimax.games import ConnectFour
+
+
+def play(net, games=64, simulations=128, seed=0, leaves_per_tree=8):
+    """Plays `games` games to the end; returns (observations, policies, values) arrays
+    and the first player's results."""
+    mcts = libminimax.BatchedMcts(
+        simulations=simulations,
+        root="gumbel",
+        batch_size=games * leaves_per_tree,
+        leaves_per_tree=leaves_per_tree,
+        seed=seed,
+    )
+    boards = [ConnectFour() for _ in range(games)]
+    history = [[] for _ in range(games)]  # (observation, policy, side to move: 0 or 1)
+    results = [None] * games
+    ply = 0
+    while any(r is None for r in results):
+        # Every game each time (a finished one costs nothing), so that the i-th tree
+        # stays the i-th game's and is kept across its move.
+        found = mcts.search(boards, net, seed=seed * 1000 + ply)
+        for i, r in enumerate(found):
+            if results[i] is not None:
+                continue
+            board = boards[i]
+            history[i].append((board.observation(), r.policy, len(board.line) % 2))
+            board.play(r.best_move)
+            mcts.advance(i, r.best_move)
+            score = board.outcome()
+            if score is not None:
+                results[i] = (score > 0) - (score < 0)  # the first player's
+        ply += 1
+    obs, pis, zs = [], [], []
+    for i in range(games):
+        for o, p, side in history[i]:
+            obs.append(o)
+            pis.append(p)
+            zs.append(results[i] if side == 0 else -results[i])
+    return (np.array(obs, np.float32), np.array(pis, np.float32), np.array(zs, np.float32)), results
