@@ -881,3 +881,124 @@ fn the_native_connect_four_encodes_as_the_plain_one() {
         }
     }
 }
+
+/// The dice duel's encoding: the turn, both totals and the roll; one action a choice.
+impl Encode for games::DiceDuel {
+    fn observation_size(&self) -> usize {
+        4
+    }
+    fn action_count(&self) -> usize {
+        2
+    }
+    fn observe(&mut self, out: &mut [f32]) {
+        out.copy_from_slice(&[
+            self.turn as f32,
+            self.totals[0] as f32,
+            self.totals[1] as f32,
+            self.roll as f32,
+        ]);
+    }
+    fn action_index(&mut self, mv: Move) -> usize {
+        mv as usize
+    }
+}
+
+/// The dice duel's value for the side to move with sign payoffs (a win 1, a draw 0, a
+/// loss -1 for the first player, negated for the second), by plain expectimax written
+/// here: each roll's probability 1/6.
+fn expectimax(turns: u32, turn: u32, totals: [i32; 2], roll: i32) -> f64 {
+    let first = turn % 2 == 0;
+    if turn == turns {
+        let s = f64::from((totals[0] - totals[1]).signum());
+        return if first { s } else { -s };
+    }
+    if roll == 0 {
+        return (1..=6)
+            .map(|r| expectimax(turns, turn, totals, r))
+            .sum::<f64>()
+            / 6.0;
+    }
+    let me = (turn % 2) as usize;
+    let mut best = f64::NEG_INFINITY;
+    for mv in 0..2 {
+        let mut t = totals;
+        if mv == 0 {
+            t[me] += roll;
+            if t[me] > 10 {
+                t[me] = 0;
+            }
+        } else {
+            t[1 - me] = (t[1 - me] - roll).max(0);
+        }
+        // The next value is for the other side: negate.
+        let next = expectimax(turns, turn + 1, t, 0);
+        best = best.max(-next);
+    }
+    best
+}
+
+#[test]
+fn chance_steps_are_drawn_and_the_root_value_converges_to_expectimax() {
+    let opts = BatchedOptions {
+        simulations: 100_000,
+        leaves_per_tree: 4,
+        ..BatchedOptions::default()
+    };
+    let mut worst: f64 = 0.0;
+    for (turns, roll, totals) in [
+        (3, 4, [0, 0]),
+        (3, 6, [5, 3]),
+        (4, 2, [8, 0]),
+        (2, 5, [9, 9]),
+    ] {
+        let mut g = games::DiceDuel::new(turns);
+        g.play(roll); // the first roll
+        for (i, &t) in totals.iter().enumerate() {
+            g.totals[i] = t;
+        }
+        let exact = expectimax(turns, 0, totals, roll as i32);
+        // Exact values at the leaves (the expectimax's, for the side to move there):
+        // what the tree must carry through its chance nodes is the expectation.
+        let mut oracle = |obs: &[f32], values: &mut [f32], logits: &mut [f32]| {
+            for (k, v) in values.iter_mut().enumerate() {
+                let o = &obs[4 * k..4 * k + 4];
+                *v = expectimax(turns, o[0] as u32, [o[1] as i32, o[2] as i32], o[3] as i32) as f32;
+            }
+            logits.fill(0.0);
+            Ok(())
+        };
+        let r = BatchedMcts::new()
+            .search(&mut [g.clone()], &mut oracle, &opts)
+            .unwrap();
+        worst = worst.max((r[0].value - exact).abs());
+        // The move played is one of the exactly best.
+        let value_of = |mv: usize| {
+            let mut t = totals;
+            let roll = roll as i32;
+            if mv == 0 {
+                t[0] += roll;
+                if t[0] > 10 {
+                    t[0] = 0;
+                }
+            } else {
+                t[1] = (t[1] - roll).max(0);
+            }
+            -expectimax(turns, 1, t, 0)
+        };
+        let best = value_of(0).max(value_of(1));
+        let chosen = value_of(r[0].best_move.unwrap() as usize);
+        assert!(
+            chosen >= best - 0.02,
+            "{turns} turns, roll {roll}, {totals:?}: {chosen} vs {best}"
+        );
+        assert!(r[0].proven.is_none() || (r[0].proven.unwrap() - exact).abs() < 1e-9);
+    }
+    // (Measured: within 0.019. PUCT's means take in the other moves it tries, below
+    // the root too: at 5,000 simulations the 4-turn position was 0.17 low.)
+    assert!(worst < 0.03, "root values within {worst} of expectimax");
+    // A chance root is an error, as in Mcts.
+    let e = BatchedMcts::new()
+        .search(&mut [games::DiceDuel::new(2)], &mut know_nothing, &opts)
+        .unwrap_err();
+    assert_eq!(e, GameError::ChanceRoot);
+}

@@ -270,6 +270,9 @@ impl Game for Encoded {
     fn is_chance(&mut self) -> bool {
         self.game.is_chance()
     }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        self.game.outcomes(out)
+    }
 }
 
 impl Encode for Encoded {
@@ -424,8 +427,9 @@ unsafe fn read_batched_options(
 /// `mm_batched_advance` since the last search). On `MM_OK` writes `results[i]` for each
 /// game and, if `policies` is not NULL, its policy target to
 /// `policies[i * action_count .. (i + 1) * action_count]` (visit shares under PUCT, the
-/// completed-Q policy under Gumbel). The games are left as they were. Chance nodes are
-/// `MM_ERR_GAME_CHANCE_NODE` for now.
+/// completed-Q policy under Gumbel). The games are left as they were. A game's chance
+/// steps are drawn by their weights; a root that is a chance node is
+/// `MM_ERR_CHANCE_ROOT`.
 ///
 /// # Safety
 /// `batched` must be a live object from `mm_batched_new`; `games` must hold `n` valid

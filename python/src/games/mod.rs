@@ -302,6 +302,9 @@ impl Game for Encoded {
     fn is_chance(&mut self) -> bool {
         self.0.game().is_chance()
     }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), minimax::search::GameError> {
+        self.0.game().outcomes(out)
+    }
 }
 
 impl Encode for Encoded {

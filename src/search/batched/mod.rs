@@ -5,7 +5,7 @@
 //! Dirichlet noise, or by Gumbel noise and Sequential Halving; the result gives the
 //! policy target for training and the move to play. Final positions are proven (MCTS-Solver,
 //! Winands, Björnsson and Saito 2008) and never sent to the evaluator; a proven root ends
-//! its game's search.
+//! its game's search. Chance steps are nodes whose outcomes are drawn by their weights.
 //!
 //! `mod.rs` holds the traits, options and results; `tree.rs` a game's tree;
 //! `policies.rs` how a node chooses (PUCT, noise, Gumbel, temperature); `search.rs` the

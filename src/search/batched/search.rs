@@ -7,7 +7,7 @@
 use super::policies::{self, Halving};
 use super::tree::{NONE, Node, State, Tree, seen};
 use super::{BatchedOptions, BatchedResult, Encode, Evaluator, RootMove, RootPolicy};
-use crate::search::game::{Game, GameError, Move, ScoreView};
+use crate::search::game::{Game, GameError, Move, ScoreView, weights_total};
 use crate::search::mcts::rng::Rng;
 
 /// One game's progress in this search.
@@ -232,6 +232,9 @@ fn find_root<G: Game>(
     opts: &BatchedOptions,
     scratch: &mut Scratch,
 ) -> Result<(), GameError> {
+    if game.is_chance() {
+        return Err(GameError::ChanceRoot);
+    }
     let max = game.max_to_move().unwrap_or(opts.max_at_root);
     let hash = game.hash();
     let known = tree.advanced || (hash.is_some() && tree.root_hash == hash);
@@ -285,6 +288,11 @@ fn descend<G: Encode>(
             State::Final => break Ok(Descent::Proven),
             _ if node != 0 && here.proof.is_some() => break Ok(Descent::Proven),
             State::Waiting => break Ok(Descent::Collision),
+            State::Fresh if game.is_chance() => {
+                if let Err(e) = expand_chance(tree, node, game) {
+                    break Err(e);
+                }
+            }
             State::Fresh => break leaf(i, tree, node, game, st, opts, batch, scratch),
             State::Expanded => {}
         }
@@ -295,8 +303,15 @@ fn descend<G: Encode>(
         game.play(mv);
         scratch.path.push(mv);
         if tree.nodes[child as usize].state == State::Fresh {
-            let parent_max = tree.nodes[node as usize].max_to_move;
-            let max = game.max_to_move().unwrap_or(!parent_max);
+            // The game's side to move, else the other side after a move and the same
+            // after a draw (a chance node holds the side that moves after it).
+            let parent = &tree.nodes[node as usize];
+            let alternate = if parent.chance {
+                parent.max_to_move
+            } else {
+                !parent.max_to_move
+            };
+            let max = game.max_to_move().unwrap_or(alternate);
             tree.nodes[child as usize].max_to_move = max;
         }
         node = child;
@@ -338,6 +353,9 @@ fn choose(
     let parent = &tree.nodes[node as usize];
     let first = parent.first_child;
     let kids = &tree.nodes[parent.kids().start as usize..parent.kids().end as usize];
+    if parent.chance {
+        return draw(rng, kids).map(|k| first + k as u32);
+    }
     let pick = match opts.root {
         RootPolicy::Puct { noise } => {
             let noisy = match noise {
@@ -364,6 +382,45 @@ fn choose(
     pick.map(|p| first + p as u32)
 }
 
+/// An outcome of a chance node's children, drawn by their probabilities.
+fn draw(rng: &mut Rng, kids: &[Node]) -> Option<usize> {
+    let mut x = rng.unit() as f32;
+    for (i, kid) in kids.iter().enumerate() {
+        if x < kid.prior {
+            return Some(i);
+        }
+        x -= kid.prior;
+    }
+    kids.iter().rposition(|k| k.prior > 0.0)
+}
+
+/// Makes a chance node reached for the first time (the game is there) a node whose
+/// children are its outcomes, with their probabilities as priors; no evaluator call.
+fn expand_chance<G: Game>(tree: &mut Tree, node: u32, game: &mut G) -> Result<(), GameError> {
+    let mut outcomes = Vec::new();
+    outcomes
+        .try_reserve(16)
+        .map_err(|_| GameError::OutOfMemory)?;
+    game.outcomes(&mut outcomes)?;
+    if outcomes.is_empty() {
+        return Err(GameError::NoOutcomes);
+    }
+    let total = weights_total(outcomes.iter().map(|o| o.1))?;
+    tree.nodes
+        .try_reserve(outcomes.len())
+        .map_err(|_| GameError::OutOfMemory)?;
+    let first = tree.nodes.len() as u32;
+    let max = tree.nodes[node as usize].max_to_move;
+    for &(mv, w) in &outcomes {
+        tree.nodes
+            .push(Node::fresh(mv, node, (w / total) as f32, 0, max));
+    }
+    let n = &mut tree.nodes[node as usize];
+    (n.first_child, n.children, n.state, n.chance) =
+        (first, outcomes.len() as u32, State::Expanded, true);
+    Ok(())
+}
+
 /// A position reached for the first time (the game is there): final, it is proven and
 /// backed up; else it goes in the batch with its moves, the game's encoding and their
 /// action indices, checked.
@@ -378,9 +435,6 @@ fn leaf<G: Encode>(
     batch: &mut Batch,
     scratch: &mut Scratch,
 ) -> Result<Descent, GameError> {
-    if game.is_chance() {
-        return Err(GameError::ChanceNode);
-    }
     let max = tree.nodes[node as usize].max_to_move;
     if let Some(score) = game.outcome() {
         crate::search::value::check_score(score)?;
@@ -531,7 +585,11 @@ fn backup(tree: &mut Tree, leaf: u32, value: f64, in_flight: bool) {
     let mut k = leaf;
     while let Some(v) = tree.nodes[k as usize].proof {
         let parent = tree.nodes[k as usize].parent;
-        if parent == NONE || tree.nodes[parent as usize].proof.is_some() {
+        // (A chance node proves nothing: its value is an expectation.)
+        if parent == NONE
+            || tree.nodes[parent as usize].proof.is_some()
+            || tree.nodes[parent as usize].chance
+        {
             break;
         }
         let kid_max = tree.nodes[k as usize].max_to_move;

@@ -47,7 +47,11 @@ pub(crate) struct Node {
     /// none): score-bounded MCTS's pessimistic bound (Cazenave and Saffidine 2011).
     pub lo: i8,
     pub state: State,
+    /// The side to move here: at a chance node, the side that moves after the draw.
     pub max_to_move: bool,
+    /// Whether the position is a chance node, whose children are its outcomes (their
+    /// priors the probabilities), drawn rather than chosen, and which proves nothing.
+    pub chance: bool,
 }
 
 impl Node {
@@ -67,6 +71,7 @@ impl Node {
             lo: -1,
             state: State::Fresh,
             max_to_move,
+            chance: false,
         }
     }
 
