@@ -3,23 +3,31 @@
 //! `(values, logits)` (numpy, JAX, PyTorch on CPU: anything numpy can read). The trees
 //! are searched with the GIL released; it is taken for each evaluator call only.
 //!
+//! Games are native ones with an encoding (searched with the GIL released, taken for each
+//! evaluator call only) or Python objects that add `observation()` (a sequence of floats,
+//! as long at every position), `action_index(move)` and `action_count` to the game
+//! protocol (searched with the GIL held, as `Mcts` searches them).
+//!
 //! The arrays live in Python's memory (bytearrays the adapter owns, seen as numpy arrays
 //! without a copy): the library's batch is copied in once a call (a memcpy), and the
 //! evaluator's answer read back once. An evaluator that keeps a reference to the array
 //! it was given sees the next batch in it, and nothing worse.
 
-use minimax::search::GameError;
-use minimax::search::Move;
+use std::sync::atomic::AtomicI32;
+
 use minimax::search::batched::{
-    BatchedMcts as Core, BatchedOptions, BatchedResult as CoreResult, Evaluator, Gumbel, Puct,
-    RootPolicy,
+    BatchedMcts as Core, BatchedOptions, BatchedResult as CoreResult, Encode, Evaluator, Gumbel,
+    Puct, RootPolicy,
 };
+use minimax::search::{Game, GameError, Move, ScoreView};
 use pyo3::exceptions::{PyImportError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PySlice, PyTuple};
 
 use crate::errors::from_status;
 use crate::games;
+use crate::moves::MoveMap;
+use crate::pygame::{PyGame, optional};
 
 /// Copies `src` into the first bytes of `dst`, native byte order (numpy's float32).
 fn put(dst: &mut [u8], src: &[f32]) {
@@ -149,9 +157,9 @@ impl Evaluator for PyEvaluator {
 /// What a search knows of one root move.
 #[pyclass(frozen, module = "libminimax", get_all)]
 pub struct BatchedMove {
-    /// The move (an int: the native game's).
+    /// The move (the game's own object; an int for a native game).
     #[pyo3(name = "move")]
-    pub mv: Move,
+    pub mv: Py<PyAny>,
     /// Its index in the action space.
     pub action: usize,
     /// Its probability under the evaluator's policy.
@@ -170,7 +178,7 @@ pub struct BatchedMove {
 #[pyclass(frozen, module = "libminimax", get_all)]
 pub struct BatchedResult {
     /// The move to play, or `None` if the game is over.
-    pub best_move: Option<Move>,
+    pub best_move: Py<PyAny>,
     /// The root's value for its side to move, in [-1, 1]: its proof, else the mean.
     pub value: f64,
     /// The root's proven value (1, 0, -1), or `None`.
@@ -187,19 +195,23 @@ pub struct BatchedResult {
 
 #[pymethods]
 impl BatchedResult {
-    fn __repr__(&self) -> String {
-        let py_none = |x: Option<String>| x.unwrap_or_else(|| "None".into());
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
             "BatchedResult(best_move={}, value={:.3}, proven={}, simulations={})",
-            py_none(self.best_move.map(|m| m.to_string())),
+            self.best_move.bind(py).repr()?,
             self.value,
-            py_none(self.proven.map(|p| format!("{p:.1}"))),
+            self.proven.map_or("None".into(), |p| format!("{p:.1}")),
             self.simulations
-        )
+        ))
     }
 }
 
-fn result(py: Python<'_>, numpy: &Bound<'_, PyModule>, r: CoreResult) -> PyResult<BatchedResult> {
+fn result(
+    py: Python<'_>,
+    numpy: &Bound<'_, PyModule>,
+    map: &MoveMap,
+    r: CoreResult,
+) -> PyResult<BatchedResult> {
     let mut bytes = vec![0u8; r.policy.len() * 4];
     put(&mut bytes, &r.policy);
     let kwargs = PyDict::new(py);
@@ -214,7 +226,7 @@ fn result(py: Python<'_>, numpy: &Bound<'_, PyModule>, r: CoreResult) -> PyResul
             Py::new(
                 py,
                 BatchedMove {
-                    mv: m.mv,
+                    mv: map.object(py, m.mv)?.unbind(),
                     action: m.action,
                     prior: m.prior,
                     visits: m.visits,
@@ -225,8 +237,12 @@ fn result(py: Python<'_>, numpy: &Bound<'_, PyModule>, r: CoreResult) -> PyResul
             )
         })
         .collect::<PyResult<_>>()?;
+    let best_move = match r.best_move {
+        Some(m) => map.object(py, m)?.unbind(),
+        None => py.None(),
+    };
     Ok(BatchedResult {
-        best_move: r.best_move,
+        best_move,
         value: r.value,
         proven: r.proven,
         root,
@@ -236,12 +252,163 @@ fn result(py: Python<'_>, numpy: &Bound<'_, PyModule>, r: CoreResult) -> PyResul
     })
 }
 
+impl BatchedMcts {
+    /// [`BatchedMcts::search`] of Python games, the GIL held throughout.
+    fn search_python(
+        &mut self,
+        py: Python<'_>,
+        games: &Bound<'_, PyAny>,
+        evaluator: &Bound<'_, PyAny>,
+        opts: &BatchedOptions,
+    ) -> PyResult<Vec<BatchedResult>> {
+        let objects: Vec<Bound<'_, PyAny>> = games.try_iter()?.collect::<PyResult<_>>()?;
+        if self.maps.len() < objects.len() {
+            self.maps.resize_with(objects.len(), MoveMap::default);
+        }
+        let stop = AtomicI32::new(0);
+        let mut wrapped = Vec::new();
+        let mut shape = None;
+        for (i, (obj, map)) in objects.iter().zip(self.maps.iter_mut()).enumerate() {
+            let encoding = |name: &str| {
+                optional(obj, name)?.ok_or_else(|| {
+                    PyTypeError::new_err(format!(
+                        "games[{i}] has no {name}: batched MCTS needs observation(), \
+                         action_index(move) and action_count beside the game's methods"
+                    ))
+                })
+            };
+            let observation = encoding("observation")?;
+            let action_index = encoding("action_index")?;
+            let actions: usize = encoding("action_count")?.extract()?;
+            let size = observation.call0()?.len()?;
+            if *shape.get_or_insert((size, actions)) != (size, actions) {
+                return Err(PyValueError::new_err(format!(
+                    "games[{i}] has {size} floats and {actions} actions where games[0] has {:?}",
+                    shape
+                )));
+            }
+            let game = PyGame::new(obj, ScoreView::Max, map, &stop, false)?;
+            wrapped.push(PyEncoded {
+                game,
+                observation,
+                action_index,
+                size,
+                actions,
+            });
+        }
+        let (size, actions) = shape.unwrap_or((0, 0));
+        let mut adapter = PyEvaluator::new(py, evaluator, opts.batch_size, (size, actions))?;
+        let outcome = self.core.search(&mut wrapped, &mut adapter, opts);
+        // An exception of a game's method wins (the search stopped for it), then the
+        // evaluator's.
+        for w in wrapped {
+            w.game.finish(Ok(()))?;
+        }
+        if let Some(e) = adapter.error.take() {
+            return Err(e);
+        }
+        let numpy = adapter.numpy.bind(py);
+        outcome
+            .map_err(from_status)?
+            .into_iter()
+            .zip(&self.maps)
+            .map(|(r, map)| result(py, numpy, map, r))
+            .collect()
+    }
+}
+
+/// A Python game with an encoding: its `observation()` and `action_index(move)`.
+struct PyEncoded<'py, 'a> {
+    game: PyGame<'py, 'a>,
+    observation: Bound<'py, PyAny>,
+    action_index: Bound<'py, PyAny>,
+    size: usize,
+    actions: usize,
+}
+
+impl Game for PyEncoded<'_, '_> {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.game.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.game.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.game.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.game.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.game.evaluate()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.game.hash()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.game.max_to_move()
+    }
+    fn score_view(&mut self) -> ScoreView {
+        self.game.score_view()
+    }
+    fn is_chance(&mut self) -> bool {
+        self.game.is_chance()
+    }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        self.game.outcomes(out)
+    }
+}
+
+impl Encode for PyEncoded<'_, '_> {
+    fn observation_size(&self) -> usize {
+        self.size
+    }
+    fn action_count(&self) -> usize {
+        self.actions
+    }
+    fn observe(&mut self, out: &mut [f32]) {
+        if self.game.failed() {
+            return;
+        }
+        let floats = self
+            .observation
+            .call0()
+            .and_then(|o| o.extract::<Vec<f32>>());
+        match floats {
+            Ok(v) if v.len() == out.len() => out.copy_from_slice(&v),
+            Ok(v) => self.game.fail(PyValueError::new_err(format!(
+                "observation() gave {} floats here and {} at the root",
+                v.len(),
+                out.len()
+            ))),
+            Err(e) => self.game.fail(e),
+        }
+    }
+    fn action_index(&mut self, mv: Move) -> usize {
+        if self.game.failed() {
+            return usize::MAX;
+        }
+        let index = self
+            .game
+            .move_object(mv)
+            .and_then(|m| self.action_index.call1((m,)))
+            .and_then(|i| i.extract::<usize>());
+        index.unwrap_or_else(|e| {
+            self.game.fail(e);
+            usize::MAX
+        })
+    }
+}
+
 /// Monte Carlo tree search whose leaves a network evaluates in batches (AlphaZero's
 /// search), over many games at once: one tree per game, kept between moves (`advance`).
 #[pyclass(module = "libminimax")]
 pub struct BatchedMcts {
     core: Core,
     opts: BatchedOptions,
+    /// Each Python game's moves as numbers, kept with its tree (native games' moves are
+    /// ints, their own numbers).
+    maps: Vec<MoveMap>,
 }
 
 #[pymethods]
@@ -312,6 +479,7 @@ impl BatchedMcts {
         Ok(BatchedMcts {
             core: Core::new(),
             opts,
+            maps: Vec::new(),
         })
     }
 
@@ -342,12 +510,15 @@ impl BatchedMcts {
                 "evaluator must be callable: observations -> (values, logits)",
             ));
         }
-        let mut copies = games::encoded(games)?;
-        let Some(first) = copies.first() else {
+        let first = games.try_iter()?.next().transpose()?;
+        let Some(first) = first else {
             return Ok(Vec::new());
         };
-        use minimax::search::batched::Encode;
-        let shape = (first.observation_size(), first.action_count());
+        if first.cast::<games::Native>().is_err() {
+            return self.search_python(py, games, evaluator, &opts);
+        }
+        let mut copies = games::encoded(games)?;
+        let shape = (copies[0].observation_size(), copies[0].action_count());
         let mut adapter = PyEvaluator::new(py, evaluator, opts.batch_size, shape)?;
         let core = &mut self.core;
         let outcome = py.detach(|| core.search(&mut copies, &mut adapter, &opts));
@@ -355,22 +526,29 @@ impl BatchedMcts {
             return Err(e);
         }
         let numpy = adapter.numpy.bind(py);
+        let ints = MoveMap::default();
         outcome
             .map_err(from_status)?
             .into_iter()
-            .map(|r| result(py, numpy, r))
+            .map(|r| result(py, numpy, &ints, r))
             .collect()
     }
 
     /// Keeps the subtree of `move` (just played in game `game`) as that game's tree.
     #[pyo3(signature = (game, r#move))]
-    fn advance(&mut self, game: usize, r#move: Move) {
-        self.core.advance(game, r#move);
+    fn advance(&mut self, game: usize, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = match self.maps.get_mut(game) {
+            Some(map) => map.number(r#move)?,
+            None => MoveMap::default().number(r#move)?,
+        };
+        self.core.advance(game, n);
+        Ok(())
     }
 
-    /// Forgets every tree.
+    /// Forgets every tree, and the move objects they held.
     fn clear(&mut self) {
         self.core.clear();
+        self.maps.clear();
     }
 
     /// Nodes in game `game`'s tree.

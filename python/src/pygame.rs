@@ -136,8 +136,19 @@ impl<'py, 'a> PyGame<'py, 'a> {
         result.map_err(from_status)
     }
 
+    /// The Python object of the move numbered `mv` (for a wrapper that calls other
+    /// methods of the game with moves: batched MCTS's `action_index`).
+    pub fn move_object(&self, mv: Move) -> PyResult<Bound<'py, PyAny>> {
+        self.map.object(self.py, mv)
+    }
+
+    /// Whether a method has raised an exception (the search is unwinding).
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
     /// Keeps the first exception and asks the search to stop.
-    fn fail(&mut self, e: PyErr) {
+    pub fn fail(&mut self, e: PyErr) {
         if self.error.is_none() {
             self.error = Some(e);
         }

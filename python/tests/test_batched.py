@@ -118,8 +118,10 @@ def test_evaluator_errors_and_bad_answers():
         mcts.search(games, lambda obs: (np.full(len(obs), 2.0), np.zeros((len(obs), 7))))
     with pytest.raises(libminimax.BadEvaluationError):
         mcts.search(games, lambda obs: (np.zeros(len(obs)), np.full((len(obs), 7), np.nan)))
-    with pytest.raises(TypeError, match="native game"):
+    with pytest.raises(TypeError, match="has no observation"):
         mcts.search([object()], boom)
+    with pytest.raises(TypeError, match="not a native game"):
+        mcts.search([ConnectFour(), object()], boom)
     with pytest.raises(TypeError, match="one kind"):
         mcts.search([TicTacToe(), ConnectFour()], boom)
     with pytest.raises(TypeError, match="no encoding"):
@@ -167,3 +169,96 @@ def test_self_play_with_advance_gumbel_and_the_arrays_the_evaluator_sees():
         calls, sent = mcts.evaluator_calls
         assert sent > calls > 0
     assert "BatchedResult(best_move=" in repr(results[0])
+
+
+class PyTicTacToe:
+    """Tic-tac-toe written in Python, its moves (row, column) tuples, with the encoding
+    batched MCTS asks for: observation() (the side to move's marks, then the other's),
+    action_index(move) and action_count."""
+
+    action_count = 9
+
+    def __init__(self, line=()):
+        self.cells = [0] * 9
+        self.made = 0
+        for m in line:
+            self.play(m)
+
+    def moves(self):
+        return [(c // 3, c % 3) for c in range(9) if self.cells[c] == 0] if self.outcome() is None else []
+
+    def play(self, m):
+        self.cells[3 * m[0] + m[1]] = 1 if self.made % 2 == 0 else -1
+        self.made += 1
+
+    def undo(self, m):
+        self.cells[3 * m[0] + m[1]] = 0
+        self.made -= 1
+
+    def outcome(self):
+        for a, b, c in LINES:
+            if self.cells[a] != 0 and self.cells[a] == self.cells[b] == self.cells[c]:
+                return self.cells[a]
+        return 0 if self.made == 9 else None
+
+    def max_to_move(self):
+        return self.made % 2 == 0
+
+    def observation(self):
+        me = 1 if self.made % 2 == 0 else -1
+        return [float(c == me) for c in self.cells] + [float(c == -me) for c in self.cells]
+
+    def action_index(self, m):
+        return 3 * m[0] + m[1]
+
+
+def test_python_games_with_an_encoding_and_object_moves():
+    lines = positions()[::11]
+    games = [PyTicTacToe([(c // 3, c % 3) for c in line]) for line in lines]
+    before = [list(g.cells) for g in games]
+    mcts = libminimax.BatchedMcts(simulations=32, leaves_per_tree=4)
+    results = mcts.search(games, oracle)
+    assert [g.cells for g in games] == before, "the games are left as they were"
+    for line, r in zip(lines, results):
+        assert isinstance(r.best_move, tuple) and all(isinstance(m.move, tuple) for m in r.root)
+        values = {m: value_after(line, m) for m in game_after(line).moves()}
+        if max(values.values()) >= 0:
+            assert values[3 * r.best_move[0] + r.best_move[1]] >= 0, (line, r)
+    # The tree is kept across a move given as the game's own object.
+    g = games[0]
+    move = results[0].best_move
+    g.play(move)
+    mcts.advance(0, move)
+    calls = mcts.evaluator_calls[0]
+    mcts.search([g], oracle, simulations=1)
+    assert mcts.evaluator_calls[0] <= calls + 1
+
+
+def test_a_python_games_errors_come_back_as_themselves():
+    class Broken(PyTicTacToe):
+        def observation(self):
+            if self.made >= 3:
+                raise KeyError("observation")
+            return super().observation()
+
+    g = Broken([(1, 1)])
+    with pytest.raises(KeyError, match="observation"):
+        libminimax.BatchedMcts(simulations=200).search([g], oracle)
+    assert g.made == 1
+
+    class Short(PyTicTacToe):
+        def observation(self):
+            return super().observation()[: 18 if self.made < 3 else 5]
+
+    with pytest.raises(ValueError, match="5 floats here and 18"):
+        libminimax.BatchedMcts(simulations=200).search([Short([(1, 1)])], oracle)
+
+    class NoEncoding:
+        def moves(self):
+            return [1]
+
+    with pytest.raises(TypeError, match="observation"):
+        libminimax.BatchedMcts().search([NoEncoding()], oracle)
+    same = PyTicTacToe()
+    with pytest.raises(RuntimeError, match="searched already"):
+        libminimax.BatchedMcts().search([same, same], oracle)
