@@ -493,6 +493,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "tens of thousands of draws, for safe code only")]
     fn dirichlet_draws_have_the_mean_and_spread_of_the_distribution() {
         // Dirichlet(0.3) over 4 moves: each share has mean 1/4 and variance
         // (1/4 * 3/4) / (1.2 + 1) = 0.0852.
@@ -549,6 +550,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "tens of thousands of draws, for safe code only")]
     fn gumbel_draws_have_the_mean_of_the_distribution() {
         // Gumbel(0, 1)'s mean is the Euler-Mascheroni constant, 0.5772.
         let mut rng = Rng::new(5);
@@ -605,6 +607,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "tens of thousands of draws, for safe code only")]
     fn temperature_zero_takes_the_most_visits_and_one_follows_them() {
         let mut rng = Rng::new(3);
         assert_eq!(by_temperature(&mut rng, &[3, 9, 9, 1], 0.0), Some(1));
