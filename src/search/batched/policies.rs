@@ -178,28 +178,42 @@ pub(crate) fn gumbel(rng: &mut Rng) -> f64 {
     -(-u.ln()).ln()
 }
 
-/// The completed Q-values of `kids` for the side to move at `parent`, rescaled to [0, 1]
-/// by their minimum and maximum: a visited child's mean, an unvisited one's the mixed
-/// value of the parent's network value and its visited children's means weighted by
-/// their priors (the paper's v_mix), into `out`.
-pub(crate) fn completed_q(parent: &Node, kids: &[Node], out: &mut Vec<f64>) {
-    out.clear();
-    let (mut visits, mut weight, mut weighted) = (0.0, 0.0, 0.0);
+/// What the completed Q-values of `kids` for the side to move at `parent` pass on:
+/// their range, the best of the moves of positive prior, and the children's most visits
+/// and visits with those in flight.
+struct Completed {
+    lo: f64,
+    hi: f64,
+    top: f64,
+    most: u32,
+    in_flight: f64,
+}
+
+/// The completed Q-values of `kids`, unscaled, into `out`: a known child's value, an
+/// unvisited one's the mixed value of the parent's network value and its visited
+/// children's values weighted by their priors (the paper's v_mix). Two passes, the cost
+/// of a level of Gumbel's descent.
+fn completed_values(parent: &Node, kids: &[Node], out: &mut Vec<f64>) -> Completed {
+    let (mut visited, mut weight, mut weighted) = (0.0, 0.0, 0.0);
+    let (mut most, mut in_flight) = (0u32, 0.0);
     for kid in kids {
         if kid.known() {
             let q = seen(kid.value(), kid.max_to_move, parent.max_to_move);
-            visits += f64::from(kid.visits);
+            visited += f64::from(kid.visits);
             weight += f64::from(kid.prior);
             weighted += f64::from(kid.prior) * q;
         }
+        most = most.max(kid.visits);
+        in_flight += f64::from(kid.visits + kid.pending);
     }
     let own = f64::from(parent.net_value);
     let mix = if weight > 0.0 {
-        (own + visits * weighted / weight) / (1.0 + visits)
+        (own + visited * weighted / weight) / (1.0 + visited)
     } else {
         own
     };
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    out.clear();
+    let (mut lo, mut hi, mut top) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
     for kid in kids {
         let q = if kid.known() {
             seen(kid.value(), kid.max_to_move, parent.max_to_move)
@@ -207,8 +221,24 @@ pub(crate) fn completed_q(parent: &Node, kids: &[Node], out: &mut Vec<f64>) {
             mix
         };
         (lo, hi) = (lo.min(q), hi.max(q));
+        if kid.prior > 0.0 {
+            top = top.max(q);
+        }
         out.push(q);
     }
+    Completed {
+        lo,
+        hi,
+        top,
+        most,
+        in_flight,
+    }
+}
+
+/// The completed Q-values of `kids` for the side to move at `parent` ([`completed_values`]),
+/// rescaled to [0, 1] by their minimum and maximum, into `out`.
+pub(crate) fn completed_q(parent: &Node, kids: &[Node], out: &mut Vec<f64>) {
+    let Completed { lo, hi, .. } = completed_values(parent, kids, out);
     let span = (hi - lo).max(1e-8);
     for q in out.iter_mut() {
         *q = (*q - lo) / span;
@@ -260,40 +290,14 @@ pub(crate) fn gumbel_interior(
     policy: &mut Vec<f64>,
 ) -> Option<usize> {
     // What completed_q and improved_policy compute, in four passes over the children
-    // (the cost of a level of the descent): the visited children's weighted values...
-    let (mut visited, mut weight, mut weighted) = (0.0, 0.0, 0.0);
-    let (mut most, mut total) = (0u32, 0.0);
-    for kid in kids {
-        if kid.known() {
-            let v = seen(kid.value(), kid.max_to_move, parent.max_to_move);
-            visited += f64::from(kid.visits);
-            weight += f64::from(kid.prior);
-            weighted += f64::from(kid.prior) * v;
-        }
-        most = most.max(kid.visits);
-        total += f64::from(kid.visits + kid.pending);
-    }
-    let own = f64::from(parent.net_value);
-    let mix = if weight > 0.0 {
-        (own + visited * weighted / weight) / (1.0 + visited)
-    } else {
-        own
-    };
-    // ... the completed values and their range ...
-    q.clear();
-    let (mut lo, mut hi, mut top) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for kid in kids {
-        let v = if kid.known() {
-            seen(kid.value(), kid.max_to_move, parent.max_to_move)
-        } else {
-            mix
-        };
-        (lo, hi) = (lo.min(v), hi.max(v));
-        if kid.prior > 0.0 {
-            top = top.max(v);
-        }
-        q.push(v);
-    }
+    // (the cost of a level of the descent): the completed values, unscaled...
+    let Completed {
+        lo,
+        hi,
+        top,
+        most,
+        in_flight: total,
+    } = completed_values(parent, kids, q);
     let scale = (g.c_visit + f64::from(most)) * g.c_scale / (hi - lo).max(1e-8);
     // ... the improved policy, unnormalised ...
     policy.clear();

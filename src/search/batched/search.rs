@@ -51,10 +51,10 @@ struct Batch {
 enum Descent {
     /// A leaf put in the batch.
     Leaf,
-    /// A final position found, backed up already.
+    /// A final position, or one proven before (only a root's proven child is revisited:
+    /// below it, proven children are left out), backed up already: no evaluator call,
+    /// but a simulation.
     Backed,
-    /// A position proven before, backed up again (no call to the game or evaluator).
-    Proven,
     /// A leaf already in the batch: this game adds no more to it.
     Collision,
 }
@@ -156,12 +156,6 @@ pub(crate) fn run<G: Encode, E: Evaluator + ?Sized>(
                     }
                     Descent::Backed if scratch.path.is_empty() => {} // a final root
                     Descent::Backed => {
-                        st.done += 1;
-                        progressed = true;
-                    }
-                    Descent::Proven => {
-                        // (Only a root's proven child is revisited: below it, proven
-                        // children are left out. It costs no call, but counts.)
                         st.done += 1;
                         progressed = true;
                     }
@@ -285,8 +279,8 @@ fn descend<G: Encode>(
     let found = loop {
         let here = &tree.nodes[node as usize];
         match here.state {
-            State::Final => break Ok(Descent::Proven),
-            _ if node != 0 && here.proof.is_some() => break Ok(Descent::Proven),
+            State::Final => break Ok(Descent::Backed),
+            _ if node != 0 && here.proof.is_some() => break Ok(Descent::Backed),
             State::Waiting => break Ok(Descent::Collision),
             State::Fresh if game.is_chance() => {
                 if let Err(e) = expand_chance(tree, node, game) {
@@ -330,7 +324,7 @@ fn descend<G: Encode>(
                 k = n.parent;
             }
         }
-        Descent::Backed | Descent::Proven => {
+        Descent::Backed => {
             let n = &tree.nodes[node as usize];
             let value = f64::from(n.proof.unwrap_or(0));
             backup(tree, node, value, false);
@@ -547,15 +541,18 @@ fn expand(tree: &mut Tree, batch: &Batch, s: usize) -> Result<bool, GameError> {
     if full {
         leaf.state = State::Fresh;
     } else {
-        let total: f32 = legal
-            .iter()
-            .map(|&(_, a)| (logits[a as usize] - top).exp())
-            .sum();
+        // The children get their exponentials first, then each is divided by the sum:
+        // one exponential a move.
         let first = tree.nodes.len() as u32;
         let max = tree.nodes[node as usize].max_to_move;
+        let mut total = 0.0f32;
         for &(mv, a) in legal {
-            let prior = (logits[a as usize] - top).exp() / total;
-            tree.nodes.push(Node::fresh(mv, node, prior, a, !max));
+            let e = (logits[a as usize] - top).exp();
+            total += e;
+            tree.nodes.push(Node::fresh(mv, node, e, a, !max));
+        }
+        for child in &mut tree.nodes[first as usize..] {
+            child.prior /= total;
         }
         let leaf = &mut tree.nodes[node as usize];
         (leaf.first_child, leaf.children, leaf.state) =
