@@ -431,6 +431,17 @@ typedef struct mm_batched_options {
    * (default false).
    */
   bool decisive;
+  /**
+   * Threads to search with (default 1). 0 is one per available core; more than
+   * `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`. The games are shared among the
+   * threads (at most one a game): a game's callbacks and its encoding's may then be
+   * called on another thread than the caller's, one thread at a time for each game, so
+   * games that share state must guard it. The evaluator is always called on the
+   * caller's thread, once a step for all the games. With room in every call for every
+   * game's leaves (`batch_size` at least the games times `leaves_per_tree`), the results
+   * are those of one thread.
+   */
+  uint32_t threads;
 } mm_batched_options;
 
 /**
@@ -625,6 +636,12 @@ typedef struct mm_game {
 } mm_game;
 
 /**
+ * Why a search ran on fewer threads than `threads` asked for: one of the
+ * `MM_FEWER_THREADS_*` values, in `mm_search_result.fewer_threads`.
+ */
+typedef uint32_t mm_fewer_threads;
+
+/**
  * One game's answer.
  */
 typedef struct mm_batched_result {
@@ -652,6 +669,15 @@ typedef struct mm_batched_result {
    * Whether the tree reached `max_nodes`.
    */
   bool tree_full;
+  /**
+   * Threads that searched (the same in every game's result).
+   */
+  uint32_t threads_used;
+  /**
+   * Why fewer threads searched than `threads` asked for (other than fewer games): an
+   * `MM_FEWER_THREADS_*` value.
+   */
+  mm_fewer_threads fewer_threads;
 } mm_batched_result;
 
 /**
@@ -853,12 +879,6 @@ typedef struct mm_mcts_options {
    */
   bool open_loop;
 } mm_mcts_options;
-
-/**
- * Why a search ran on fewer threads than `threads` asked for: one of the
- * `MM_FEWER_THREADS_*` values, in `mm_search_result.fewer_threads`.
- */
-typedef uint32_t mm_fewer_threads;
 
 /**
  * The answer of an MCTS search.

@@ -206,7 +206,8 @@ fn rust_layouts() -> Vec<Layout> {
             max_moves,
             seed,
             max_at_root,
-            decisive
+            decisive,
+            threads
         }),
         layout!(mm_batched_result {
             has_move,
@@ -214,7 +215,9 @@ fn rust_layouts() -> Vec<Layout> {
             value,
             proven,
             simulations,
-            tree_full
+            tree_full,
+            threads_used,
+            fewer_threads
         }),
         layout!(mm_encoding {
             struct_size,

@@ -1002,3 +1002,216 @@ fn chance_steps_are_drawn_and_the_root_value_converges_to_expectimax() {
         .unwrap_err();
     assert_eq!(e, GameError::ChanceRoot);
 }
+
+/// `r` with the thread fields of a one-thread search, to compare with one.
+fn as_one_thread(r: &BatchedResult) -> BatchedResult {
+    BatchedResult {
+        threads: 1,
+        fewer_threads: None,
+        ..r.clone()
+    }
+}
+
+#[test]
+fn on_threads_each_game_gets_what_one_thread_gives_it() {
+    // The independent check is the one-thread search (itself checked against the brute
+    // force above): with room in every call for every game's leaves, a game's search
+    // depends on its own tree and draws only, whatever thread takes it.
+    let some: Vec<TicTacToe> = positions().iter().step_by(41).cloned().collect();
+    let roots = [
+        RootPolicy::Puct {
+            noise: Some((1.0, 0.25)),
+        },
+        RootPolicy::Gumbel(Gumbel::default()),
+    ];
+    for root in roots {
+        for (threads, temperature, seed) in [(2, 0.0, 3), (3, 1.0, 4), (0, 1.0, 5)] {
+            let opts = BatchedOptions {
+                simulations: 48,
+                leaves_per_tree: 4,
+                batch_size: 4 * some.len(),
+                root,
+                temperature,
+                seed,
+                ..BatchedOptions::default()
+            };
+            let mut oracle = Oracle {
+                memo: HashMap::new(),
+                calls: 0,
+            };
+            let one = BatchedMcts::new()
+                .search(&mut some.clone(), &mut oracle, &opts)
+                .unwrap();
+            let on_threads = BatchedOptions { threads, ..opts };
+            let mut mcts = BatchedMcts::new();
+            let mut games = some.clone();
+            let many = mcts
+                .search_parallel(&mut games, &mut oracle, &on_threads)
+                .unwrap();
+            assert_eq!(one.len(), many.len());
+            for (a, b) in one.iter().zip(&many) {
+                assert_eq!(a, &as_one_thread(b), "{root:?}, {threads} threads");
+                assert!(b.threads > 1 || b.fewer_threads.is_some());
+            }
+            for (g, before) in games.iter().zip(&some) {
+                assert_eq!(g.cells, before.cells, "left as found");
+            }
+            // And again from the kept trees, after a move in each game.
+            for (i, (g, r)) in games.iter_mut().zip(&many).enumerate() {
+                g.play(r.best_move.unwrap());
+                mcts.advance(i, r.best_move.unwrap());
+            }
+            let live: Vec<TicTacToe> = games.to_vec();
+            let mut one_mcts = BatchedMcts::new();
+            let mut one_games = some.clone();
+            one_mcts.search(&mut one_games, &mut oracle, &opts).unwrap();
+            for (i, (g, r)) in one_games.iter_mut().zip(&one).enumerate() {
+                g.play(r.best_move.unwrap());
+                one_mcts.advance(i, r.best_move.unwrap());
+            }
+            let again_one = one_mcts.search(&mut one_games, &mut oracle, &opts).unwrap();
+            let again_many = mcts
+                .search_parallel(&mut live.clone(), &mut oracle, &on_threads)
+                .unwrap();
+            for (a, b) in again_one.iter().zip(&again_many) {
+                assert_eq!(a, &as_one_thread(b), "{root:?}, kept trees");
+            }
+        }
+    }
+    // A search on one thread says why, when asked for more.
+    let opts = BatchedOptions {
+        simulations: 8,
+        threads: 2,
+        ..BatchedOptions::default()
+    };
+    let r = BatchedMcts::new()
+        .search(&mut [TicTacToe::new()], &mut know_nothing, &opts)
+        .unwrap();
+    assert_eq!(
+        (r[0].threads, r[0].fewer_threads),
+        (1, Some(minimax::search::FewerThreads::NotParallel))
+    );
+}
+
+#[test]
+fn with_an_oracle_on_two_threads_no_losing_move_where_another_holds() {
+    // Calls without room for every game's leaves: the threads' shares fill them as
+    // they come.
+    let opts = BatchedOptions {
+        simulations: 32,
+        leaves_per_tree: 4,
+        batch_size: 100,
+        threads: 2,
+        ..BatchedOptions::default()
+    };
+    let mut oracle = Oracle {
+        memo: HashMap::new(),
+        calls: 0,
+    };
+    let mut memo = HashMap::new();
+    let (mut bad, mut total) = (0, 0);
+    for chunk in positions().chunks(64) {
+        let results = BatchedMcts::new()
+            .search_parallel(&mut chunk.to_vec(), &mut oracle, &opts)
+            .unwrap();
+        for (g, r) in chunk.iter().zip(&results) {
+            let mut legal = Vec::new();
+            g.clone().moves(&mut legal).unwrap();
+            let best = legal
+                .iter()
+                .map(|&m| -value_after(g, m, &mut memo))
+                .max()
+                .unwrap();
+            let chosen = -value_after(g, r.best_move.unwrap(), &mut memo);
+            bad += usize::from(best >= 0 && chosen < 0);
+            total += 1;
+        }
+    }
+    assert!(total > 4_000, "{total} positions");
+    assert_eq!(bad, 0, "losing moves chosen in {bad} of {total} positions");
+}
+
+/// Tic-tac-toe that panics or lies when it plays `trap`, for the thread tests.
+#[derive(Clone)]
+struct Trapped {
+    inner: TicTacToe,
+    trap: Option<Move>,
+    panics: bool,
+}
+
+impl Game for Trapped {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.inner.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        if self.panics && self.trap == Some(mv) {
+            panic!("a trapped move");
+        }
+        self.inner.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.inner.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.inner.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+}
+
+impl Encode for Trapped {
+    fn observation_size(&self) -> usize {
+        18
+    }
+    fn action_count(&self) -> usize {
+        9
+    }
+    fn observe(&mut self, out: &mut [f32]) {
+        self.inner.observe(out)
+    }
+    fn action_index(&mut self, mv: Move) -> usize {
+        if !self.panics && self.trap == Some(mv) {
+            return 99;
+        }
+        mv as usize
+    }
+}
+
+#[test]
+fn a_panic_or_an_error_on_a_helper_thread_reaches_the_caller_and_the_trees_go() {
+    let opts = BatchedOptions {
+        simulations: 64,
+        threads: 2,
+        ..BatchedOptions::default()
+    };
+    // The last game (the second share's) is the trapped one.
+    let games = |panics: bool| {
+        let mut out: Vec<Trapped> = (0..6)
+            .map(|_| Trapped {
+                inner: TicTacToe::new(),
+                trap: None,
+                panics,
+            })
+            .collect();
+        out[5].trap = Some(8);
+        out
+    };
+    let mut mcts = BatchedMcts::new();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        mcts.search_parallel(&mut games(true), &mut know_nothing, &opts)
+    }));
+    let panic = caught.expect_err("the panic comes back");
+    assert_eq!(panic.downcast_ref::<&str>(), Some(&"a trapped move"));
+    assert!((0..6).all(|i| mcts.nodes(i) == 0), "the trees went");
+    let e = mcts.search_parallel(&mut games(false), &mut know_nothing, &opts);
+    assert_eq!(e.unwrap_err(), GameError::BadActionIndex);
+    assert!((0..6).all(|i| mcts.nodes(i) == 0), "the trees went");
+    // And the object searches again.
+    let mut fine = games(false);
+    fine[5].trap = None;
+    let r = mcts
+        .search_parallel(&mut fine, &mut know_nothing, &opts)
+        .unwrap();
+    assert!(r.iter().all(|r| r.simulations == 64));
+}

@@ -2,8 +2,10 @@
 //! never be the bottleneck"): self-play of the native Connect Four, many games at once,
 //! with an evaluator that returns constants, on one core. Prints the leaves evaluated a
 //! second (the positions the evaluator was sent) and the simulations a second, for PUCT
-//! and for Gumbel; target at least 1,000,000 leaves a second. The last line is a
-//! machine-readable SUMMARY. `make batched-bench` runs it.
+//! and for Gumbel; target at least 1,000,000 leaves a second. Then the same search on two
+//! threads against one, beside what this machine gives two searches run at once on two
+//! threads of their own (its own two-core factor, the ceiling for the first). The last
+//! line is a machine-readable SUMMARY. `make batched-bench` runs it.
 
 use std::time::Instant;
 
@@ -29,6 +31,7 @@ fn self_play(
     simulations: u32,
     root: RootPolicy,
     seconds: f64,
+    threads: usize,
 ) -> (u64, u64, u64, f64) {
     let mut mcts = BatchedMcts::new();
     let start = Instant::now();
@@ -43,10 +46,13 @@ fn self_play(
             root,
             temperature: 1.0,
             seed: round,
+            threads,
             ..BatchedOptions::default()
         };
         round += 1;
-        let results = mcts.search(&mut boards, &mut constant, &opts).unwrap();
+        let results = mcts
+            .search_parallel(&mut boards, &mut constant, &opts)
+            .unwrap();
         for (i, r) in results.iter().enumerate() {
             sims += u64::from(r.simulations);
             let Some(mv) = r.best_move else { continue };
@@ -96,7 +102,7 @@ fn main() {
     let mut runs: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new(); configs.len()];
     for _ in 0..rounds {
         for (k, &(_, root, simulations)) in configs.iter().enumerate() {
-            let (leaves, sims, calls, secs) = self_play(64, simulations, root, slice);
+            let (leaves, sims, calls, secs) = self_play(64, simulations, root, slice, 1);
             runs[k].push((
                 leaves as f64 / secs,
                 sims as f64 / secs,
@@ -120,5 +126,35 @@ fn main() {
         "TARGET at least 1.00M leaves/s: {:.2}M, {verdict}",
         worst / 1e6
     );
-    println!("SUMMARY batched_leaves_per_s={worst:.0}");
+    let (two, pair) = threads(slice, rounds);
+    println!("SUMMARY batched_leaves_per_s={worst:.0} threads_2={two:.2} machine_2={pair:.2}");
+}
+
+/// PUCT at 256 simulations on two threads against one, and two one-thread searches at
+/// once against one alone, in turn over `rounds`; prints and returns the medians.
+fn threads(slice: f64, rounds: usize) -> (f64, f64) {
+    let puct = RootPolicy::Puct {
+        noise: Some((1.0, 0.25)),
+    };
+    let rate = |threads| {
+        let (leaves, _, _, secs) = self_play(64, 256, puct, slice, threads);
+        leaves as f64 / secs
+    };
+    let (mut two, mut pair) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let one = rate(1);
+        two.push(rate(2) / one);
+        let both = std::thread::scope(|s| {
+            let other = s.spawn(|| rate(1));
+            rate(1) + other.join().unwrap()
+        });
+        pair.push(both / one);
+    }
+    two.sort_by(f64::total_cmp);
+    pair.sort_by(f64::total_cmp);
+    let (two, pair) = (two[rounds / 2], pair[rounds / 2]);
+    println!(
+        "PUCT    256 simulations a move on 2 threads: {two:.2}x one thread's leaves/s (this machine gives two one-thread searches at once {pair:.2}x one alone)"
+    );
+    (two, pair)
 }

@@ -191,6 +191,10 @@ pub struct BatchedResult {
     pub simulations: u32,
     /// Whether the tree reached `max_nodes`.
     pub tree_full: bool,
+    /// The threads the search ran on.
+    pub threads: usize,
+    /// Why it ran on fewer threads than asked for, in a few words, or `None`.
+    pub fewer_threads: Option<&'static str>,
 }
 
 #[pymethods]
@@ -249,6 +253,8 @@ fn result(
         policy,
         simulations: r.simulations,
         tree_full: r.tree_full,
+        threads: r.threads,
+        fewer_threads: crate::results::fewer(r.fewer_threads),
     })
 }
 
@@ -417,13 +423,14 @@ impl BatchedMcts {
     /// "gumbel" (Sequential Halving among `considered` moves; `c_visit`, `c_scale`).
     /// `leaves_per_tree` leaves of one tree go in a batch at most (virtual loss spreads
     /// them); `batch_size` positions in an evaluator call at most. `decisive` checks for
-    /// moves that win at once before a leaf is sent.
+    /// moves that win at once before a leaf is sent. `threads` share the native games'
+    /// trees (0: one per core); the evaluator is called on the calling thread.
     #[new]
     #[pyo3(signature = (
         *, simulations = 800, batch_size = 256, leaves_per_tree = 8, root = "puct",
         noise = None, considered = 16, c_visit = 50.0, c_scale = 0.1, c_init = 1.25,
         c_base = 19652.0, temperature = 0.0, decisive = false, max_nodes = 1 << 20,
-        seed = 0x5EED
+        seed = 0x5EED, threads = 1
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -441,7 +448,9 @@ impl BatchedMcts {
         decisive: bool,
         max_nodes: usize,
         seed: u64,
+        threads: i64,
     ) -> PyResult<Self> {
+        let threads = crate::options::thread_count(threads)?;
         let root = match root {
             "puct" => RootPolicy::Puct { noise },
             "gumbel" if noise.is_none() => RootPolicy::Gumbel(Gumbel {
@@ -473,6 +482,7 @@ impl BatchedMcts {
             max_nodes,
             decisive,
             seed,
+            threads,
             ..BatchedOptions::default()
         };
         opts.check().map_err(from_status)?;
@@ -521,7 +531,7 @@ impl BatchedMcts {
         let shape = (copies[0].observation_size(), copies[0].action_count());
         let mut adapter = PyEvaluator::new(py, evaluator, opts.batch_size, shape)?;
         let core = &mut self.core;
-        let outcome = py.detach(|| core.search(&mut copies, &mut adapter, &opts));
+        let outcome = py.detach(|| core.search_parallel(&mut copies, &mut adapter, &opts));
         if let Some(e) = adapter.error.take() {
             return Err(e);
         }

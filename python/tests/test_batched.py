@@ -140,6 +140,8 @@ def test_bad_options_are_value_errors():
         dict(noise=(0.0, 0.25)),
         dict(temperature=-1.0),
         dict(root="gumbel", considered=0),
+        dict(threads=-1),
+        dict(threads=10_000),
     ]:
         with pytest.raises(ValueError):
             libminimax.BatchedMcts(**kwargs)
@@ -262,3 +264,21 @@ def test_a_python_games_errors_come_back_as_themselves():
     same = PyTicTacToe()
     with pytest.raises(RuntimeError, match="searched already"):
         libminimax.BatchedMcts().search([same, same], oracle)
+
+
+def test_threads_give_each_native_game_what_one_thread_gives_it():
+    # With room in every call for every game's leaves, a game's search is its own: the
+    # same on any number of threads (the one-thread search is checked above against the
+    # brute force).
+    lines = positions()[::29]
+    kwargs = dict(simulations=48, leaves_per_tree=4, batch_size=4 * len(lines),
+                  noise=(1.0, 0.25), temperature=1.0, seed=7)
+    one = libminimax.BatchedMcts(**kwargs).search([game_after(l) for l in lines], oracle)
+    two = libminimax.BatchedMcts(threads=2, **kwargs).search([game_after(l) for l in lines], oracle)
+    for a, b in zip(one, two):
+        assert (a.best_move, a.value, a.simulations) == (b.best_move, b.value, b.simulations)
+        assert np.array_equal(a.policy, b.policy)
+        assert a.threads == 1 and (b.threads == 2 or b.fewer_threads)
+    # A Python game is searched on the calling thread, and says so.
+    r = libminimax.BatchedMcts(threads=2, simulations=8).search([PyTicTacToe([])], oracle)
+    assert r[0].threads == 1 and "Python game" in r[0].fewer_threads

@@ -10,6 +10,8 @@ use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
 use super::lease::{IDLE, Lease, Leased, free};
+use super::options::MM_MAX_THREADS;
+use super::result::{fewer_threads_code, mm_fewer_threads};
 use super::status::mm_status::{self, *};
 use crate::search::batched::{
     BatchedMcts, BatchedOptions, Encode, Evaluator, Gumbel, Puct, RootPolicy,
@@ -135,6 +137,15 @@ pub struct mm_batched_options {
     /// Check each leaf's moves for one that wins at once before the leaf is sent
     /// (default false).
     pub decisive: bool,
+    /// Threads to search with (default 1). 0 is one per available core; more than
+    /// `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`. The games are shared among the
+    /// threads (at most one a game): a game's callbacks and its encoding's may then be
+    /// called on another thread than the caller's, one thread at a time for each game, so
+    /// games that share state must guard it. The evaluator is always called on the
+    /// caller's thread, once a step for all the games. With room in every call for every
+    /// game's leaves (`batch_size` at least the games times `leaves_per_tree`), the results
+    /// are those of one thread.
+    pub threads: u32,
 }
 
 impl Default for mm_batched_options {
@@ -159,6 +170,7 @@ impl Default for mm_batched_options {
             seed: d.seed,
             max_at_root: d.max_at_root,
             decisive: d.decisive,
+            threads: 1,
         }
     }
 }
@@ -179,6 +191,11 @@ pub struct mm_batched_result {
     pub simulations: u32,
     /// Whether the tree reached `max_nodes`.
     pub tree_full: bool,
+    /// Threads that searched (the same in every game's result).
+    pub threads_used: u32,
+    /// Why fewer threads searched than `threads` asked for (other than fewer games): an
+    /// `MM_FEWER_THREADS_*` value.
+    pub fewer_threads: mm_fewer_threads,
 }
 
 /// Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
@@ -294,6 +311,11 @@ impl Encode for Encoded {
         usize::try_from(a).unwrap_or(usize::MAX)
     }
 }
+
+// SAFETY: the header's contract for `threads` above 1: a game's callbacks and its
+// encoding's may be called on a pool thread with the game's context, by one thread at a
+// time for each game (the search hands a game to one thread per step and waits for all).
+unsafe impl Send for Encoded {}
 
 /// The C evaluator, as the library's.
 struct CEvaluator {
@@ -413,10 +435,14 @@ unsafe fn read_batched_options(
         max_at_root: o.max_at_root,
         decisive: o.decisive,
         seed: o.seed,
+        threads: o.threads as usize,
     };
     opts.check()?;
     if o.max_moves == 0 {
         return Err(MM_ERR_BAD_OPTIONS);
+    }
+    if o.threads > MM_MAX_THREADS {
+        return Err(MM_ERR_TOO_MANY_THREADS);
     }
     Ok((opts, o.max_moves))
 }
@@ -490,7 +516,9 @@ pub unsafe extern "C" fn mm_batched_search(
         };
         // SAFETY: a live object from mm_batched_new (caller's guarantee).
         let mut lease = unsafe { Lease::take(batched, MM_ERR_MCTS_BUSY) }?;
-        let found = lease.mcts().search(&mut encoded, &mut evaluator, &opts)?;
+        let found = lease
+            .mcts()
+            .search_parallel(&mut encoded, &mut evaluator, &opts)?;
         drop(lease);
         for (i, r) in found.iter().enumerate() {
             let entry = mm_batched_result {
@@ -500,6 +528,8 @@ pub unsafe extern "C" fn mm_batched_search(
                 proven: r.proven.is_some(),
                 simulations: r.simulations,
                 tree_full: r.tree_full,
+                threads_used: r.threads as u32,
+                fewer_threads: fewer_threads_code(r.fewer_threads),
             };
             // SAFETY: `results` holds `n` entries and `i < n` (caller's guarantee).
             unsafe { results.add(i).write(entry) };

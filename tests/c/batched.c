@@ -219,6 +219,43 @@ int main(void) {
     CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &o, r, policies) == MM_OK);
     o.root = MM_BATCHED_ROOT_PUCT;
 
+    /* On two threads: the games shared among them, the evaluator on this thread; with
+       room in each call for every game's leaves, each game gets what one thread gives. */
+    {
+        mm_batched_options t = o;
+        t.batch_size = GAMES * 4;
+        t.noise_alpha = 1.0;
+        t.noise_fraction = 0.25;
+        t.temperature = 1.0;
+        mm_batched_result one[GAMES], two[GAMES];
+        float p1[GAMES * 9], p2[GAMES * 9];
+        mm_batched *a = NULL, *b = NULL;
+        CHECK(mm_batched_new(&a) == MM_OK && mm_batched_new(&b) == MM_OK);
+        CHECK(mm_batched_search(a, games, GAMES, &enc, &ev, &t, one, p1) == MM_OK);
+        t.threads = 2;
+        CHECK(mm_batched_search(b, games, GAMES, &enc, &ev, &t, two, p2) == MM_OK);
+        for (int i = 0; i < GAMES; i++) {
+            CHECK(one[i].best_move == two[i].best_move && one[i].value == two[i].value);
+            CHECK(one[i].simulations == two[i].simulations && one[i].threads_used == 1);
+            CHECK(two[i].threads_used == 2 || two[i].fewer_threads != MM_FEWER_THREADS_NONE);
+            CHECK(boards[i].played == 0);
+        }
+        CHECK(memcmp(p1, p2, sizeof p1) == 0);
+        /* A bad index in a game of the second thread's share (cell 8 empty there). */
+        int late = GAMES - 1;
+        while (boards[late].cells[8] != 0) late--;
+        CHECK(late >= GAMES / 2);
+        boards[late].bad_index = true;
+        CHECK(mm_batched_search(b, games, GAMES, &enc, &ev, &t, two, NULL) ==
+              MM_ERR_GAME_BAD_ACTION_INDEX);
+        boards[late].bad_index = false;
+        t.threads = MM_MAX_THREADS + 1;
+        CHECK(mm_batched_search(b, games, GAMES, &enc, &ev, &t, two, NULL) ==
+              MM_ERR_TOO_MANY_THREADS);
+        mm_batched_free(a);
+        mm_batched_free(b);
+    }
+
     /* Failures: each a status, the games as they were. */
     state.fail = true;
     CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &o, r, NULL) == MM_ERR_EVALUATOR_FAILED);

@@ -53,14 +53,18 @@
 //! assert_eq!(results[0].proven, Some(1.0));  // the solver proves both wins
 //! ```
 
+mod parallel;
 mod policies;
 mod search;
 mod tree;
 
 pub use policies::{Gumbel, Puct};
 
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
 use crate::search::game::{Game, GameError, Move};
-use crate::search::mcts::rng::Rng;
+use crate::search::options::FewerThreads;
+use crate::search::parallel::resolve_threads;
 use tree::Tree;
 
 /// A game whose positions an evaluator can read: a fixed-size encoding of the position
@@ -151,8 +155,13 @@ pub struct BatchedOptions {
     /// move at each leaf, and finds the losses that come a move later, which averaged
     /// values see late.
     pub decisive: bool,
-    /// The seed of the noise and the temperature's draws, at the start of each search.
+    /// The seed of the noise and the temperature's draws, at the start of each search
+    /// (each game draws from its own stream, from this seed and its place).
     pub seed: u64,
+    /// Threads for [`BatchedMcts::search_parallel`]: the games are shared among them
+    /// (at most one a game), and the evaluator is called on the caller's thread. 0 is one
+    /// per core; at most [`MAX_THREADS`](crate::search::MAX_THREADS).
+    pub threads: usize,
 }
 
 impl Default for BatchedOptions {
@@ -168,6 +177,7 @@ impl Default for BatchedOptions {
             max_at_root: true,
             decisive: false,
             seed: 0x5EED,
+            threads: 1,
         }
     }
 }
@@ -240,6 +250,11 @@ pub struct BatchedResult {
     pub simulations: u32,
     /// Set when the tree reached `max_nodes`.
     pub tree_full: bool,
+    /// The threads the search ran on (the same in every game's result).
+    pub threads: usize,
+    /// Why it ran on fewer threads than `threads` asked for (other than there being
+    /// fewer games), if it did.
+    pub fewer_threads: Option<FewerThreads>,
 }
 
 /// Searches that keep one tree per game between moves: [`BatchedMcts::advance`] keeps
@@ -270,6 +285,40 @@ impl BatchedMcts {
         evaluator: &mut E,
         opts: &BatchedOptions,
     ) -> Result<Vec<BatchedResult>, GameError> {
+        let fewer = (resolve_threads(opts.threads) > 1).then_some(FewerThreads::NotParallel);
+        self.searched(games, opts, |trees, games| {
+            let (results, calls, positions) = search::run(trees, games, evaluator, opts)?;
+            Ok((results, calls, positions, 1, fewer))
+        })
+    }
+
+    /// [`BatchedMcts::search`] on `opts.threads` threads: the games are cut into as many
+    /// shares, and each step every thread gathers and expands leaves of a share at a time;
+    /// the evaluator is called on the caller's thread, one call a step for all. The
+    /// results are those of `search` wherever a call has room for every game's leaves
+    /// (`batch_size` at least the games times `leaves_per_tree`). Without a system thread
+    /// or memory for one, the shares are searched by fewer threads (`fewer_threads` says
+    /// why). A panic in a method of a game reaches the caller once every thread has stopped.
+    pub fn search_parallel<G: Encode + Send, E: Evaluator + ?Sized>(
+        &mut self,
+        games: &mut [G],
+        evaluator: &mut E,
+        opts: &BatchedOptions,
+    ) -> Result<Vec<BatchedResult>, GameError> {
+        let threads = resolve_threads(opts.threads);
+        self.searched(games, opts, |trees, games| {
+            parallel::run(trees, games, evaluator, opts, threads)
+        })
+    }
+
+    /// Checks the options, makes room for a tree a game, runs `search` on the trees of
+    /// `games` and counts its calls; on an error or a panic, clears the trees it used.
+    fn searched<G: Encode>(
+        &mut self,
+        games: &mut [G],
+        opts: &BatchedOptions,
+        search: impl FnOnce(&mut [Tree], &mut [G]) -> Result<parallel::Outcome, GameError>,
+    ) -> Result<Vec<BatchedResult>, GameError> {
         opts.check()?;
         if games.len() > self.trees.len() {
             self.trees
@@ -277,20 +326,26 @@ impl BatchedMcts {
                 .map_err(|_| GameError::OutOfMemory)?;
             self.trees.resize_with(games.len(), Tree::default);
         }
-        let mut rng = Rng::new(opts.seed);
-        let trees = &mut self.trees[..games.len()];
-        let outcome = search::run(trees, games, evaluator, opts, &mut rng);
+        let n = games.len();
+        let trees = &mut self.trees[..n];
+        let outcome = catch_unwind(AssertUnwindSafe(|| search(trees, games)));
+        let outcome = outcome.unwrap_or_else(|panic| {
+            // A tree left mid-batch is not trusted again.
+            self.trees[..n].iter_mut().for_each(|t| t.nodes.clear());
+            resume_unwind(panic)
+        });
         match outcome {
-            Ok((results, calls, positions)) => {
+            Ok((mut results, calls, positions, threads, fewer)) => {
                 self.calls += calls;
                 self.positions += positions;
+                for r in &mut results {
+                    (r.threads, r.fewer_threads) = (threads, fewer);
+                }
                 Ok(results)
             }
             Err(e) => {
                 // A tree left mid-batch is not trusted again.
-                self.trees[..games.len()]
-                    .iter_mut()
-                    .for_each(|t| t.nodes.clear());
+                self.trees[..n].iter_mut().for_each(|t| t.nodes.clear());
                 Err(e)
             }
         }

@@ -12,7 +12,7 @@ use crate::search::mcts::rng::Rng;
 
 /// One game's progress in this search.
 #[derive(Default)]
-struct Progress {
+pub(super) struct Progress {
     /// Simulations backed up, and leaves in the batch being gathered.
     done: u32,
     in_flight: u32,
@@ -24,9 +24,19 @@ struct Progress {
     claimed: usize,
     /// Whether the game's scores are the side to move's (read once).
     side_view: bool,
+    /// The game's own draws (noise, Gumbel, chance, temperature), so that a game's search
+    /// is the same whichever games share its calls and threads.
+    rng: Rng,
 }
 
-/// A leaf in the batch: its game, node, and where its moves lie in the moves buffer.
+/// The seed of game `i`'s draws: SplitMix's output from `seed + i`, so that the games'
+/// streams do not overlap (seeds a step apart would give one stream shifted by a draw).
+fn game_seed(seed: u64, i: usize) -> u64 {
+    Rng::new(seed.wrapping_add(i as u64)).next_u64()
+}
+
+/// A leaf in the batch: its game (in its share), node, and where its moves lie in the
+/// moves buffer.
 struct Slot {
     game: usize,
     node: u32,
@@ -75,17 +85,10 @@ fn reserve<T>(v: &mut Vec<T>, n: usize) -> Result<(), GameError> {
         .map_err(|_| GameError::OutOfMemory)
 }
 
-/// Searches every game; returns the results and the evaluator calls and positions sent.
-pub(crate) fn run<G: Encode, E: Evaluator + ?Sized>(
-    trees: &mut [Tree],
-    games: &mut [G],
-    evaluator: &mut E,
-    opts: &BatchedOptions,
-    rng: &mut Rng,
-) -> Result<(Vec<BatchedResult>, u64, u64), GameError> {
-    let n = games.len();
+/// The sizes of one game's encoding, checked the same for every game.
+pub(super) fn shape<G: Encode>(games: &[G]) -> Result<(usize, usize), GameError> {
     let Some(first) = games.first() else {
-        return Ok((Vec::new(), 0, 0));
+        return Ok((0, 0));
     };
     let (obs_size, actions) = (first.observation_size(), first.action_count());
     if games
@@ -96,115 +99,223 @@ pub(crate) fn run<G: Encode, E: Evaluator + ?Sized>(
     {
         return Err(GameError::BadBatchOptions);
     }
-    let cap = opts.batch_size;
-    let mut batch = Batch {
-        obs: Vec::new(),
-        values: Vec::new(),
-        logits: Vec::new(),
-        slots: Vec::new(),
-        moves: Vec::new(),
-        obs_size,
-        actions,
-    };
-    let obs_len = cap.checked_mul(obs_size).ok_or(GameError::OutOfMemory)?;
-    let logits_len = cap.checked_mul(actions).ok_or(GameError::OutOfMemory)?;
-    reserve(&mut batch.obs, obs_len)?;
-    batch.obs.resize(obs_len, 0.0);
-    reserve(&mut batch.values, cap)?;
-    batch.values.resize(cap, 0.0);
-    reserve(&mut batch.logits, logits_len)?;
-    batch.logits.resize(logits_len, 0.0);
-    reserve(&mut batch.slots, cap)?;
-    let mut scratch = Scratch::default();
-    reserve(&mut scratch.seen_action, actions)?;
-    scratch.seen_action.resize(actions, 0);
+    Ok((obs_size, actions))
+}
 
-    let mut progress: Vec<Progress> = Vec::new();
-    reserve(&mut progress, n)?;
-    for (tree, game) in trees.iter_mut().zip(games.iter_mut()) {
-        let side_view = game.score_view() == ScoreView::SideToMove;
-        find_root(tree, game, opts, &mut scratch)?;
-        progress.push(Progress {
-            side_view,
-            ..Progress::default()
-        });
+/// Some of the games, with their trees, searched by one thread at a time: each step
+/// expands the leaves the evaluator has valued, then gathers the next leaves into the
+/// share's own batch (at most `cap`), its games taken in turn from a point that moves on
+/// a game each step.
+pub(super) struct Share<'a, G> {
+    trees: &'a mut [Tree],
+    games: &'a mut [G],
+    progress: Vec<Progress>,
+    batch: Batch,
+    scratch: Scratch,
+    start: usize,
+    cap: usize,
+    /// Whether the batch holds values from the evaluator, to expand at the next step.
+    pub valued: bool,
+    /// Whether the last gathering met a game still searching, and one that made a
+    /// simulation without the evaluator.
+    pub active: bool,
+    pub progressed: bool,
+}
+
+impl<'a, G: Encode> Share<'a, G> {
+    /// A share of `games` (the first of them the search's game `first`), each tree's
+    /// root made the game's position, with a batch of room for `cap` leaves.
+    pub fn new(
+        trees: &'a mut [Tree],
+        games: &'a mut [G],
+        first: usize,
+        (obs_size, actions): (usize, usize),
+        cap: usize,
+        opts: &BatchedOptions,
+    ) -> Result<Share<'a, G>, GameError> {
+        let mut batch = Batch {
+            obs: Vec::new(),
+            values: Vec::new(),
+            logits: Vec::new(),
+            slots: Vec::new(),
+            moves: Vec::new(),
+            obs_size,
+            actions,
+        };
+        let obs_len = cap.checked_mul(obs_size).ok_or(GameError::OutOfMemory)?;
+        let logits_len = cap.checked_mul(actions).ok_or(GameError::OutOfMemory)?;
+        reserve(&mut batch.obs, obs_len)?;
+        batch.obs.resize(obs_len, 0.0);
+        reserve(&mut batch.values, cap)?;
+        batch.values.resize(cap, 0.0);
+        reserve(&mut batch.logits, logits_len)?;
+        batch.logits.resize(logits_len, 0.0);
+        reserve(&mut batch.slots, cap)?;
+        let mut scratch = Scratch::default();
+        reserve(&mut scratch.seen_action, actions)?;
+        scratch.seen_action.resize(actions, 0);
+        let mut progress: Vec<Progress> = Vec::new();
+        reserve(&mut progress, games.len())?;
+        for (i, (tree, game)) in trees.iter_mut().zip(games.iter_mut()).enumerate() {
+            let side_view = game.score_view() == ScoreView::SideToMove;
+            find_root(tree, game, opts, &mut scratch)?;
+            progress.push(Progress {
+                side_view,
+                rng: Rng::new(game_seed(opts.seed, first + i)),
+                ..Progress::default()
+            });
+        }
+        Ok(Share {
+            trees,
+            games,
+            progress,
+            batch,
+            scratch,
+            start: 0,
+            cap,
+            valued: false,
+            active: false,
+            progressed: false,
+        })
     }
 
-    let (mut calls, mut positions) = (0u64, 0u64);
-    let mut start = 0;
-    loop {
+    /// One step: the valued leaves expanded and backed up, then the next gathered.
+    pub fn step(&mut self, opts: &BatchedOptions) -> Result<(), GameError> {
+        if self.valued {
+            self.valued = false;
+            self.expand_all()?;
+        }
+        self.gather(opts)
+    }
+
+    /// Leaves in the batch.
+    pub fn leaves(&self) -> usize {
+        self.batch.slots.len()
+    }
+
+    /// The batch's observations, values and logits, as far as its leaves fill them.
+    pub fn buffers(&mut self) -> (&mut [f32], &mut [f32], &mut [f32]) {
+        let k = self.batch.slots.len();
+        let b = &mut self.batch;
+        (
+            &mut b.obs[..k * b.obs_size],
+            &mut b.values[..k],
+            &mut b.logits[..k * b.actions],
+        )
+    }
+
+    /// Fills the batch from the games in turn, each up to `leaves_per_tree` leaves.
+    fn gather(&mut self, opts: &BatchedOptions) -> Result<(), GameError> {
+        let n = self.games.len();
+        let cap = self.cap;
+        let batch = &mut self.batch;
         batch.slots.clear();
         batch.moves.clear();
-        let mut progressed = false;
-        let mut active = false;
+        self.progressed = false;
+        self.active = false;
         for offset in 0..n {
             if batch.slots.len() >= cap {
                 break;
             }
-            let i = (start + offset) % n;
-            let (tree, game, st) = (&mut trees[i], &mut games[i], &mut progress[i]);
+            let i = (self.start + offset) % n;
+            let (tree, game, st) = (
+                &mut self.trees[i],
+                &mut self.games[i],
+                &mut self.progress[i],
+            );
             let mut taken = 0;
             while taken < opts.leaves_per_tree
                 && batch.slots.len() < cap
                 && !finished(tree, st, opts)
             {
-                active = true;
-                match descend(i, tree, game, st, opts, rng, &mut batch, &mut scratch)? {
+                self.active = true;
+                match descend(i, tree, game, st, opts, batch, &mut self.scratch)? {
                     Descent::Leaf => {
                         taken += 1;
                         st.in_flight += 1;
                     }
-                    Descent::Backed if scratch.path.is_empty() => {} // a final root
+                    Descent::Backed if self.scratch.path.is_empty() => {} // a final root
                     Descent::Backed => {
                         st.done += 1;
-                        progressed = true;
+                        self.progressed = true;
                     }
                     Descent::Collision => break,
                 }
             }
         }
-        start = (start + 1) % n;
-        if batch.slots.is_empty() {
-            if active && progressed {
-                continue;
-            }
-            break;
-        }
-        let k = batch.slots.len();
-        evaluator.evaluate(
-            &batch.obs[..k * obs_size],
-            &mut batch.values[..k],
-            &mut batch.logits[..k * actions],
-        )?;
-        calls += 1;
-        positions += k as u64;
-        for s in 0..k {
-            let slot = &batch.slots[s];
+        self.start = (self.start + 1) % n.max(1);
+        Ok(())
+    }
+
+    /// Expands every leaf of the batch with the evaluator's values and backs them up.
+    fn expand_all(&mut self) -> Result<(), GameError> {
+        for s in 0..self.batch.slots.len() {
+            let slot = &self.batch.slots[s];
             let (g, node) = (slot.game, slot.node);
-            let st = &mut progress[g];
+            let st = &mut self.progress[g];
             st.in_flight -= 1;
             if node != 0 {
                 // (The root's own evaluation is not a simulation, as mctx counts.)
                 st.done += 1;
             }
             st.claimed = 0;
-            let full = expand(&mut trees[g], &batch, s)?;
+            let full = expand(&mut self.trees[g], &self.batch, s)?;
             st.full |= full;
         }
+        Ok(())
     }
 
-    let mut results = Vec::new();
-    reserve(&mut results, n)?;
-    for (i, tree) in trees.iter().enumerate() {
-        results.push(answer(
-            tree,
-            &mut progress[i],
-            opts,
-            rng,
-            actions,
-            &mut scratch,
-        )?);
+    /// Every game's result, in order, added to `out`.
+    pub fn answers(
+        &mut self,
+        opts: &BatchedOptions,
+        out: &mut Vec<BatchedResult>,
+    ) -> Result<(), GameError> {
+        reserve(out, out.len() + self.trees.len())?;
+        for (tree, st) in self.trees.iter().zip(self.progress.iter_mut()) {
+            out.push(answer(
+                tree,
+                st,
+                opts,
+                self.batch.actions,
+                &mut self.scratch,
+            )?);
+        }
+        Ok(())
     }
+}
+
+/// Searches every game on this thread; returns the results and the evaluator calls and
+/// positions sent.
+pub(crate) fn run<G: Encode, E: Evaluator + ?Sized>(
+    trees: &mut [Tree],
+    games: &mut [G],
+    evaluator: &mut E,
+    opts: &BatchedOptions,
+) -> Result<(Vec<BatchedResult>, u64, u64), GameError> {
+    if games.is_empty() {
+        return Ok((Vec::new(), 0, 0));
+    }
+    let shape = shape(games)?;
+    let mut share = Share::new(trees, games, 0, shape, opts.batch_size, opts)?;
+    let (mut calls, mut positions) = (0u64, 0u64);
+    loop {
+        share.step(opts)?;
+        let k = share.leaves();
+        if k == 0 {
+            if share.active && share.progressed {
+                continue;
+            }
+            break;
+        }
+        let (obs, values, logits) = share.buffers();
+        evaluator.evaluate(obs, values, logits)?;
+        share.valued = true;
+        calls += 1;
+        positions += k as u64;
+    }
+    let mut results = Vec::new();
+    share.answers(opts, &mut results)?;
     Ok((results, calls, positions))
 }
 
@@ -270,7 +381,6 @@ fn descend<G: Encode>(
     game: &mut G,
     st: &mut Progress,
     opts: &BatchedOptions,
-    rng: &mut Rng,
     batch: &mut Batch,
     scratch: &mut Scratch,
 ) -> Result<Descent, GameError> {
@@ -290,7 +400,7 @@ fn descend<G: Encode>(
             State::Fresh => break leaf(i, tree, node, game, st, opts, batch, scratch),
             State::Expanded => {}
         }
-        let Some(child) = choose(tree, node, st, opts, rng, scratch) else {
+        let Some(child) = choose(tree, node, st, opts, scratch) else {
             break Err(GameError::NoMovesNotOver);
         };
         let mv = tree.nodes[child as usize].mv;
@@ -341,9 +451,9 @@ fn choose(
     node: u32,
     st: &mut Progress,
     opts: &BatchedOptions,
-    rng: &mut Rng,
     scratch: &mut Scratch,
 ) -> Option<u32> {
+    let rng = &mut st.rng;
     let parent = &tree.nodes[node as usize];
     let first = parent.first_child;
     let kids = &tree.nodes[parent.kids().start as usize..parent.kids().end as usize];
@@ -609,7 +719,6 @@ fn answer(
     tree: &Tree,
     st: &mut Progress,
     opts: &BatchedOptions,
-    rng: &mut Rng,
     actions: usize,
     scratch: &mut Scratch,
 ) -> Result<BatchedResult, GameError> {
@@ -672,7 +781,7 @@ fn answer(
                 .iter()
                 .map(|m| if lost(m) && !all_lost { 0 } else { m.visits })
                 .collect();
-            policies::by_temperature(rng, &visits, opts.temperature)
+            policies::by_temperature(&mut st.rng, &visits, opts.temperature)
         }
     });
     let value = match proven {
@@ -688,5 +797,7 @@ fn answer(
         policy,
         simulations: st.done,
         tree_full: st.full,
+        threads: 1,
+        fewer_threads: None,
     })
 }

@@ -2,7 +2,7 @@
 //! describes it), seeded by the caller, so that one thread with one seed repeats itself.
 
 /// A seeded generator.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Rng(u64);
 
 impl Rng {
