@@ -57,3 +57,22 @@ def test_the_gradients_match_finite_differences():
         down = loss()
         w[i, j] += eps
         assert abs((up - down) / (2 * eps) - gw[layer][i, j]) < 1e-4
+
+
+def test_a_mirrored_observation_is_the_mirrored_games():
+    # Checked against the game itself: the line with every column c played as 6 - c.
+    from libminimax.games import ConnectFour
+
+    for line in ["", "4453", "1234567", "776651", "3332221"]:
+        mirror = "".join(str(8 - int(c)) for c in line)
+        obs = np.array([ConnectFour(line).observation()], np.float32)
+        assert np.array_equal(train.mirrored(obs)[0], np.array(ConnectFour(mirror).observation(), np.float32))
+
+
+def test_the_replay_buffer_keeps_the_last_samples():
+    buf = train.Replay(5)
+    for k in range(3):
+        n = 3
+        buf.add(np.full((n, 84), k, np.float32), np.full((n, 7), k, np.float32), np.arange(n, dtype=np.float32) + 10 * k)
+    assert buf.size == 5
+    assert sorted(buf.arrays[2].tolist()) == [11.0, 12.0, 20.0, 21.0, 22.0]

@@ -1,8 +1,9 @@
 """Self-play: many games of the native Connect Four at once, searched by
 libminimax.BatchedMcts with the network as its evaluator (Gumbel at the root, so that
 few simulations still improve the policy); each position gives a training sample: its
-observation, the search's policy target and, once the game ends, the result for the side
-to move there."""
+observation, the search's policy target, the search's value there and, once the game
+ends, the result for the side to move there. `worker` runs rounds in a process of its
+own, so that self-play can use every core."""
 
 import numpy as np
 
@@ -11,8 +12,9 @@ from libminimax.games import ConnectFour
 
 
 def play(net, games=64, simulations=128, seed=0, leaves_per_tree=8):
-    """Plays `games` games to the end; returns (observations, policies, values) arrays
-    and the first player's results."""
+    """Plays `games` games to the end; returns (observations, policies, results, search
+    values) arrays, the last two for the side to move at each position, and the first
+    player's results."""
     mcts = libminimax.BatchedMcts(
         simulations=simulations,
         root="gumbel",
@@ -21,7 +23,7 @@ def play(net, games=64, simulations=128, seed=0, leaves_per_tree=8):
         seed=seed,
     )
     boards = [ConnectFour() for _ in range(games)]
-    history = [[] for _ in range(games)]  # (observation, policy, side to move: 0 or 1)
+    history = [[] for _ in range(games)]  # (observation, policy, search value, side to move)
     results = [None] * games
     ply = 0
     while any(r is None for r in results):
@@ -32,17 +34,31 @@ def play(net, games=64, simulations=128, seed=0, leaves_per_tree=8):
             if results[i] is not None:
                 continue
             board = boards[i]
-            history[i].append((board.observation(), r.policy, len(board.line) % 2))
+            history[i].append((board.observation(), r.policy, r.value, len(board.line) % 2))
             board.play(r.best_move)
             mcts.advance(i, r.best_move)
             score = board.outcome()
             if score is not None:
                 results[i] = (score > 0) - (score < 0)  # the first player's
         ply += 1
-    obs, pis, zs = [], [], []
+    obs, pis, zs, qs = [], [], [], []
     for i in range(games):
-        for o, p, side in history[i]:
+        for o, p, q, side in history[i]:
             obs.append(o)
             pis.append(p)
             zs.append(results[i] if side == 0 else -results[i])
-    return (np.array(obs, np.float32), np.array(pis, np.float32), np.array(zs, np.float32)), results
+            qs.append(q)
+    arrays = (np.array(obs, np.float32), np.array(pis, np.float32),
+              np.array(zs, np.float32), np.array(qs, np.float32))
+    return arrays, results
+
+
+def worker(conn):
+    """A self-play process: gets (net, games, simulations, seed), sends back what `play`
+    returns, until it gets None."""
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        net, games, simulations, seed = job
+        conn.send(play(net, games, simulations, seed))
