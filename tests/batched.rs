@@ -1215,3 +1215,24 @@ fn a_panic_or_an_error_on_a_helper_thread_reaches_the_caller_and_the_trees_go() 
         .unwrap();
     assert!(r.iter().all(|r| r.simulations == 64));
 }
+
+#[test]
+fn on_threads_a_batch_smaller_than_the_games_is_kept_to_and_every_game_searched() {
+    let opts = BatchedOptions {
+        simulations: 12,
+        batch_size: 3,
+        threads: 3,
+        ..BatchedOptions::default()
+    };
+    let mut largest = 0;
+    let mut evaluator = |obs: &[f32], values: &mut [f32], logits: &mut [f32]| {
+        largest = largest.max(values.len());
+        know_nothing(obs, values, logits)
+    };
+    let mut games: Vec<TicTacToe> = (0..100).map(|_| TicTacToe::new()).collect();
+    let r = BatchedMcts::new()
+        .search_parallel(&mut games, &mut evaluator, &opts)
+        .unwrap();
+    assert!(r.iter().all(|r| r.simulations == 12));
+    assert!(largest <= 3, "a call of {largest}");
+}

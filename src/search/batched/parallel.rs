@@ -143,19 +143,18 @@ pub(super) fn run<G: Encode + Send, E: Evaluator + ?Sized>(
         return Ok((results, calls, positions, 1, None));
     }
     let (obs_size, actions) = shape(games)?;
-    // Share j holds games [n * j / parts, n * (j + 1) / parts) and room for its part of
-    // the batch in proportion.
+    // Share j holds games [n * j / parts, n * (j + 1) / parts) and its part of the batch.
+    let caps = batch_parts(opts.batch_size, n, parts)?;
     let mut shares = Vec::new();
     shares
         .try_reserve_exact(parts)
         .map_err(|_| GameError::OutOfMemory)?;
     let (mut trees, mut games) = (trees, games);
-    for j in 0..parts {
+    for (j, &cap) in caps.iter().enumerate() {
         let (from, to) = (n * j / parts, n * (j + 1) / parts);
         let (t, rest_t) = std::mem::take(&mut trees).split_at_mut(to - from);
         let (g, rest_g) = std::mem::take(&mut games).split_at_mut(to - from);
         (trees, games) = (rest_t, rest_g);
-        let cap = (opts.batch_size * (to - from) / n).max(1);
         shares.push(Mutex::new(Share::new(
             t,
             g,
@@ -191,6 +190,25 @@ pub(super) fn run<G: Encode + Send, E: Evaluator + ?Sized>(
         lock(share).answers(opts, &mut results)?;
     }
     Ok((results, calls, positions, ran + 1, fewer))
+}
+
+/// Each share's room in a batch of `cap` (`parts <= cap`, `parts <= n`): in proportion to
+/// its games (the cumulative `cap * to / n` apart, so that a share whose games' leaves all
+/// fit in `cap` has room for them), at least one each, `cap` in all.
+fn batch_parts(cap: usize, n: usize, parts: usize) -> Result<Vec<usize>, GameError> {
+    let mut caps = Vec::new();
+    caps.try_reserve_exact(parts)
+        .map_err(|_| GameError::OutOfMemory)?;
+    let edge = |j: usize| (cap as u128 * (n * j / parts) as u128 / n as u128) as usize;
+    caps.extend((0..parts).map(|j| edge(j + 1) - edge(j)));
+    // A share left none takes one from the largest (which has two or more, as the
+    // parts sum to `cap` and there are no more parts than `cap`).
+    while let Some(empty) = caps.iter().position(|&c| c == 0) {
+        let largest = (0..parts).max_by_key(|&j| caps[j]).unwrap_or(0);
+        caps[largest] -= 1;
+        caps[empty] = 1;
+    }
+    Ok(caps)
 }
 
 /// The one batch sent to the evaluator, made from the shares' batches.
@@ -264,5 +282,32 @@ fn drive<G: Encode, E: Evaluator + ?Sized>(
         }
         calls += 1;
         positions += k as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batch_parts;
+
+    #[test]
+    fn the_batch_parts_sum_to_the_batch_and_none_is_empty() {
+        for cap in 1..40 {
+            for n in 1..40 {
+                for parts in 1..=cap.min(n) {
+                    let caps = batch_parts(cap, n, parts).unwrap();
+                    assert_eq!(caps.iter().sum::<usize>(), cap, "{cap} {n} {parts}");
+                    assert!(caps.iter().all(|&c| c >= 1), "{cap} {n} {parts}: {caps:?}");
+                    // Room for every game's leaves where the whole batch has it.
+                    for lpt in 1..4 {
+                        if cap >= n * lpt {
+                            for (j, &c) in caps.iter().enumerate() {
+                                let games = n * (j + 1) / parts - n * j / parts;
+                                assert!(c >= games * lpt, "{cap} {n} {parts} {lpt}: {caps:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
