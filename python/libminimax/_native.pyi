@@ -145,6 +145,10 @@ class BatchedResult:
     def simulations(self) -> int: ...
     @property
     def tree_full(self) -> bool: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def fewer_threads(self) -> Optional[str]: ...
 
 class BatchedMcts:
     def __init__(
@@ -164,6 +168,7 @@ class BatchedMcts:
         decisive: bool = False,
         max_nodes: int = 1048576,
         seed: int = 0x5EED,
+        threads: int = 1,
     ) -> None: ...
     def search(
         self,

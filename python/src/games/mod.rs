@@ -157,8 +157,10 @@ impl Native {
         Ok(out)
     }
 
-    /// Plays `mv`, a legal move (or, at a chance step, an outcome).
-    fn play(&mut self, mv: Move) -> PyResult<()> {
+    /// Plays `move`, a legal move (or, at a chance step, an outcome).
+    #[pyo3(signature = (r#move))]
+    fn play(&mut self, r#move: Move) -> PyResult<()> {
+        let mv = r#move;
         let legal = if self.kind.game().is_chance() {
             self.outcomes()?.iter().any(|&(m, _)| m == mv)
         } else {
@@ -172,8 +174,10 @@ impl Native {
         Ok(())
     }
 
-    /// Takes back `mv`, the last move played.
-    fn undo(&mut self, mv: Move) -> PyResult<()> {
+    /// Takes back `move`, the last move played.
+    #[pyo3(signature = (r#move))]
+    fn undo(&mut self, r#move: Move) -> PyResult<()> {
+        let mv = r#move;
         match self.line.last() {
             Some(&last) if last == mv => {
                 self.kind.game().undo(mv);
