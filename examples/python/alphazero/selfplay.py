@@ -5,15 +5,31 @@ observation, the search's policy target, the search's value there and, once the 
 ends, the result for the side to move there. `worker` runs rounds in a process of its
 own, so that self-play can use every core."""
 
+import random
+
 import numpy as np
 
 import libminimax
 from libminimax.games import ConnectFour
 
 
-def play(net, games=64, simulations=128, seed=0, leaves_per_tree=8):
-    """Plays `games` games to the end; returns (observations, policies, results, search
-    values) arrays, the last two for the side to move at each position, and the first
+def opening(rng, most):
+    """A board after 0 to `most` random moves (a game that ends there is drawn again),
+    so that self-play sees the positions the matches start from, not only its own line."""
+    while True:
+        board = ConnectFour()
+        for _ in range(rng.randint(0, most)):
+            board.play(rng.choice(board.moves()))
+            if board.outcome() is not None:
+                break
+        if board.outcome() is None:
+            return board
+
+
+def play(net, games=64, simulations=128, seed=0, leaves_per_tree=8, opening_plies=4):
+    """Plays `games` games to the end, each from a seeded random opening of up to
+    `opening_plies` moves; returns (observations, policies, results, search values)
+    arrays, the last two for the side to move at each searched position, and the first
     player's results."""
     mcts = libminimax.BatchedMcts(
         simulations=simulations,
@@ -22,7 +38,7 @@ def play(net, games=64, simulations=128, seed=0, leaves_per_tree=8):
         leaves_per_tree=leaves_per_tree,
         seed=seed,
     )
-    boards = [ConnectFour() for _ in range(games)]
+    boards = [opening(random.Random(seed * 1000 + i), opening_plies) for i in range(games)]
     history = [[] for _ in range(games)]  # (observation, policy, search value, side to move)
     results = [None] * games
     ply = 0
@@ -60,5 +76,5 @@ def worker(conn):
         job = conn.recv()
         if job is None:
             return
-        net, games, simulations, seed = job
-        conn.send(play(net, games, simulations, seed))
+        net, games, simulations, seed, plies = job
+        conn.send(play(net, games, simulations, seed, opening_plies=plies))

@@ -9,7 +9,9 @@ checkpoint; the learning curve as a PNG, the network saved (play.py loads it).
 The clock counts self-play and training; the checkpoint matches are timed apart.
 Self-play runs in `--workers` processes beside the trainer's own (one a core); each
 position is also learned mirrored (Connect Four is symmetric left to right), and the
-value target mixes the game's result with the search's value there (`--value-mix`)."""
+value target mixes the game's result with the search's value there (`--value-mix`);
+self-play games start after up to `--openings` random moves, as the matches do, so that
+the games do not all follow the network's one line."""
 
 import argparse
 import multiprocessing
@@ -81,6 +83,7 @@ def main(argv=None):
     p.add_argument("--buffer", type=positive(int), default=500_000, help="positions kept")
     p.add_argument("--value-mix", type=float, default=0.5, help="the search value's share of the value target")
     p.add_argument("--reuse", type=positive(float), default=4.0, help="times a new position is trained on, in expectation")
+    p.add_argument("--openings", type=int, default=4, help="self-play starts after up to this many random moves")
     p.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--workers", type=int, default=1, help="self-play processes beside the trainer")
     p.add_argument("--seed", type=int, default=0)
@@ -88,6 +91,8 @@ def main(argv=None):
     a = p.parse_args(argv)
     if not 0.0 <= a.value_mix <= 1.0:
         p.error(f"--value-mix {a.value_mix}: between 0 and 1")
+    if a.openings < 0:
+        p.error(f"--openings {a.openings}: 0 or more")
     if a.workers < 0:
         p.error(f"--workers {a.workers}: 0 or more")
     if a.smoke:
@@ -113,8 +118,8 @@ def main(argv=None):
         start = time.perf_counter()
         seeds = [(a.seed * 100_000 + round_) * (a.workers + 1) + k for k in range(a.workers + 1)]
         for pipe, seed in zip(pipes, seeds[1:]):
-            pipe.send((net, a.games, a.simulations, seed))
-        rounds = [selfplay.play(net, a.games, a.simulations, seed=seeds[0])]
+            pipe.send((net, a.games, a.simulations, seed, a.openings))
+        rounds = [selfplay.play(net, a.games, a.simulations, seed=seeds[0], opening_plies=a.openings)]
         rounds += [pipe.recv() for pipe in pipes]
         results = [r for _, found in rounds for r in found]
         obs, pis, zs, qs = (np.concatenate(x) for x in zip(*(arrays for arrays, _ in rounds)))
