@@ -1132,12 +1132,11 @@ fn with_an_oracle_on_two_threads_no_losing_move_where_another_holds() {
     assert_eq!(bad, 0, "losing moves chosen in {bad} of {total} positions");
 }
 
-/// Tic-tac-toe that panics or lies when it plays `trap`, for the thread tests.
+/// Tic-tac-toe that panics when it plays `trap`, for the thread tests.
 #[derive(Clone)]
 struct Trapped {
     inner: TicTacToe,
     trap: Option<Move>,
-    panics: bool,
 }
 
 impl Game for Trapped {
@@ -1145,7 +1144,7 @@ impl Game for Trapped {
         self.inner.moves(out)
     }
     fn play(&mut self, mv: Move) {
-        if self.panics && self.trap == Some(mv) {
+        if self.trap == Some(mv) {
             panic!("a trapped move");
         }
         self.inner.play(mv)
@@ -1172,9 +1171,6 @@ impl Encode for Trapped {
         self.inner.observe(out)
     }
     fn action_index(&mut self, mv: Move) -> usize {
-        if !self.panics && self.trap == Some(mv) {
-            return 99;
-        }
         mv as usize
     }
 }
@@ -1186,31 +1182,41 @@ fn a_panic_or_an_error_on_a_helper_thread_reaches_the_caller_and_the_trees_go() 
         threads: 2,
         ..BatchedOptions::default()
     };
-    // The last game (the second share's) is the trapped one.
-    let games = |panics: bool| {
-        let mut out: Vec<Trapped> = (0..6)
-            .map(|_| Trapped {
+    // The last game (the second share's) is the trapped one: it panics, or (a `Lying`
+    // game) puts cell 8 out of range.
+    let mut trapped: Vec<Trapped> = (0..6)
+        .map(|_| Trapped {
+            inner: TicTacToe::new(),
+            trap: None,
+        })
+        .collect();
+    trapped[5].trap = Some(8);
+    let lying = |index: fn(Move) -> usize| {
+        let mut out: Vec<Lying> = (0..6)
+            .map(|_| Lying {
                 inner: TicTacToe::new(),
-                trap: None,
-                panics,
+                index: |m| m as usize,
             })
             .collect();
-        out[5].trap = Some(8);
+        out[5].index = index;
         out
     };
     let mut mcts = BatchedMcts::new();
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        mcts.search_parallel(&mut games(true), &mut know_nothing, &opts)
+        mcts.search_parallel(&mut trapped, &mut know_nothing, &opts)
     }));
     let panic = caught.expect_err("the panic comes back");
     assert_eq!(panic.downcast_ref::<&str>(), Some(&"a trapped move"));
     assert!((0..6).all(|i| mcts.nodes(i) == 0), "the trees went");
-    let e = mcts.search_parallel(&mut games(false), &mut know_nothing, &opts);
+    let e = mcts.search_parallel(
+        &mut lying(|m| if m == 8 { 99 } else { m as usize }),
+        &mut know_nothing,
+        &opts,
+    );
     assert_eq!(e.unwrap_err(), GameError::BadActionIndex);
     assert!((0..6).all(|i| mcts.nodes(i) == 0), "the trees went");
     // And the object searches again.
-    let mut fine = games(false);
-    fine[5].trap = None;
+    let mut fine = lying(|m| m as usize);
     let r = mcts
         .search_parallel(&mut fine, &mut know_nothing, &opts)
         .unwrap();
