@@ -8,6 +8,8 @@
 //! decides, as if the signal had come then. Two `sigaction` calls cost far less than a
 //! thread (a search of a few microseconds is common: a solved Connect Four position). A
 //! search on another thread runs there too: Python gives signals to the main thread only.
+//! Pending Python signals are looked at once the handler is in place, so that a SIGINT
+//! which came just before is not left waiting until the search ends.
 //!
 //! Elsewhere the search runs on a thread of its own while the calling thread waits
 //! without the GIL and, every 20 ms, takes it to run pending handlers; an exception from
@@ -126,12 +128,23 @@ pub fn detached<T: Send>(
     let mut previous: libc::sigaction = unsafe { std::mem::zeroed() };
     // SAFETY: both pointers are to live `sigaction` structs.
     let installed = unsafe { libc::sigaction(libc::SIGINT, &action, &mut previous) } == 0;
-    let out = py.detach(work);
-    if installed {
-        // SAFETY: puts back the handler read above.
-        unsafe { libc::sigaction(libc::SIGINT, &previous, std::ptr::null_mut()) };
+    let put_back = || {
+        if installed {
+            // SAFETY: puts back the handler read above.
+            unsafe { libc::sigaction(libc::SIGINT, &previous, std::ptr::null_mut()) };
+        }
+        STOP.store(std::ptr::null_mut(), Relaxed);
+    };
+    // A SIGINT that came after Python last looked and before the handler above was in
+    // place went to Python's handler, which runs only when Python next looks: after the
+    // search, perhaps minutes later. So look now, with this search's handler in place.
+    if let Err(e) = py.check_signals() {
+        put_back();
+        INTERRUPTED.store(false, Relaxed);
+        return Err(e);
     }
-    STOP.store(std::ptr::null_mut(), Relaxed);
+    let out = py.detach(work);
+    put_back();
     if INTERRUPTED.swap(false, Relaxed) {
         // SAFETY: the GIL is held (we are back from `detach`).
         unsafe { pyo3::ffi::PyErr_SetInterrupt() };

@@ -4,6 +4,7 @@ position; a GameError subclass per status, with the library's message."""
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -135,21 +136,37 @@ def test_an_unhashable_move():
         libminimax.search(Listy())
 
 
-def interrupt_after(seconds):
-    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+def seconds_to_stop(search, after=0.3):
+    """Sends SIGINT `after` seconds into `search()`, which must raise KeyboardInterrupt;
+    how long after the signal it did. A signal that waits for the search's end instead
+    shows as the length of its node budget (a minute here), not as a hung run."""
+    sent = []
+
+    def send():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(after, send)
     timer.start()
-    return timer
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            search()
+        raised = time.monotonic()
+    finally:
+        timer.cancel()
+    assert sent, "KeyboardInterrupt before the signal was sent"
+    return raised - sent[0]
+
+
+# Far below either search's budget (about 80 s and 55 s here); a stop takes about 1 ms.
+PROMPT = 5.0
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals")
 def test_ctrl_c_stops_a_native_search():
     game = NativeConnectFour()
-    timer = interrupt_after(0.3)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            libminimax.search(game, method="exact")  # minutes without the interrupt
-    finally:
-        timer.cancel()
+    late = seconds_to_stop(lambda: libminimax.search(game, method="exact", nodes=500_000_000))
+    assert late < PROMPT
     assert game.line == [] and game.moves() == [3, 2, 4, 1, 5, 0, 6]
 
 
@@ -157,10 +174,8 @@ def test_ctrl_c_stops_a_native_search():
 def test_ctrl_c_stops_a_python_search():
     game = ConnectFour()
     before = snapshot(game)
-    timer = interrupt_after(0.3)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            libminimax.search(game, method="exact", view="side")
-    finally:
-        timer.cancel()
+    late = seconds_to_stop(
+        lambda: libminimax.search(game, method="exact", view="side", nodes=10_000_000)
+    )
+    assert late < PROMPT
     assert snapshot(game) == before
