@@ -322,6 +322,11 @@ typedef enum mm_status {
    * setting, a game count that is not the forest's).
    */
   MM_ERR_BAD_BATCH_OPTIONS = 59,
+  /**
+   * An n-player game gave a player count outside 2 to 8, or a player to move outside
+   * its players.
+   */
+  MM_ERR_GAME_BAD_PLAYER = 60,
 } mm_status;
 
 /**

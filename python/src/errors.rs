@@ -117,8 +117,15 @@ create_exception!(
     "Batched MCTS: the evaluator gave a value outside [-1, 1] or NaN, or bad logits."
 );
 
+create_exception!(
+    libminimax,
+    BadPlayerError,
+    GameError,
+    "An n-player game gave a player count outside 2 to 8, or a player to move outside it."
+);
+
 /// Every status a search reports as a `GameError`.
-pub const ALL: [Status; 22] = [
+pub const ALL: [Status; 23] = [
     Status::TooManyMoves,
     Status::NegativeMoveCount,
     Status::ScoreOutOfRange,
@@ -141,6 +148,7 @@ pub const ALL: [Status; 22] = [
     Status::BadEvaluation,
     Status::EvaluatorFailed,
     Status::BadBatchOptions,
+    Status::BadPlayer,
 ];
 
 /// The exception for a status, with the library's message.
@@ -154,6 +162,7 @@ pub fn from_status(status: Status) -> PyErr {
         Status::EvaluatorFailed => PyRuntimeError::new_err(message),
         Status::BadActionIndex => BadActionIndexError::new_err(message),
         Status::BadEvaluation => BadEvaluationError::new_err(message),
+        Status::BadPlayer => BadPlayerError::new_err(message),
         Status::ScoreOutOfRange => ScoreOutOfRangeError::new_err(message),
         Status::NoMovesNotOver => NoMovesNotOverError::new_err(message),
         Status::BadBounds => BadBoundsError::new_err(message),
@@ -201,6 +210,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TooManyMovesError", py.get_type::<TooManyMovesError>())?;
     m.add("BadActionIndexError", py.get_type::<BadActionIndexError>())?;
     m.add("BadEvaluationError", py.get_type::<BadEvaluationError>())?;
+    m.add("BadPlayerError", py.get_type::<BadPlayerError>())?;
     m.add(
         "NegativeMoveCountError",
         py.get_type::<NegativeMoveCountError>(),

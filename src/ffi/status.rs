@@ -158,12 +158,15 @@ pub enum mm_status {
     /// Batched MCTS: an option out of its range (a count of 0, a bad noise or Gumbel
     /// setting, a game count that is not the forest's).
     MM_ERR_BAD_BATCH_OPTIONS = 59,
+    /// An n-player game gave a player count outside 2 to 8, or a player to move outside
+    /// its players.
+    MM_ERR_GAME_BAD_PLAYER = 60,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 60] = [
+const ALL: [mm_status; 61] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -224,6 +227,7 @@ const ALL: [mm_status; 60] = [
     MM_ERR_BAD_EVALUATION,
     MM_ERR_EVALUATOR_FAILED,
     MM_ERR_BAD_BATCH_OPTIONS,
+    MM_ERR_GAME_BAD_PLAYER,
 ];
 
 impl mm_status {
@@ -316,6 +320,9 @@ impl mm_status {
             MM_ERR_BAD_BATCH_OPTIONS => {
                 c"a batched MCTS option is out of range: a count of 0, a bad noise or Gumbel setting, or a game count that is not the forest's"
             }
+            MM_ERR_GAME_BAD_PLAYER => {
+                c"the game gave a player count outside 2 to 8, or a player to move outside its players"
+            }
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
                 c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
@@ -384,6 +391,7 @@ impl From<GameError> for mm_status {
             GameError::BadEvaluation => MM_ERR_BAD_EVALUATION,
             GameError::EvaluatorFailed => MM_ERR_EVALUATOR_FAILED,
             GameError::BadBatchOptions => MM_ERR_BAD_BATCH_OPTIONS,
+            GameError::BadPlayer => MM_ERR_GAME_BAD_PLAYER,
             GameError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
@@ -482,6 +490,7 @@ mod tests {
             (MM_ERR_BAD_EVALUATION, 57),
             (MM_ERR_EVALUATOR_FAILED, 58),
             (MM_ERR_BAD_BATCH_OPTIONS, 59),
+            (MM_ERR_GAME_BAD_PLAYER, 60),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -125,6 +125,37 @@ pub trait Game {
     fn null_move(&mut self) -> Option<Move> {
         None
     }
+    /// How many players the game has: 2 (the default) to
+    /// [`MAX_PLAYERS`](super::maxn::MAX_PLAYERS). The n-player searches
+    /// ([`maxn`](super::maxn), [`Paranoid`](super::paranoid::Paranoid)) ask it once, at the
+    /// start; the two-player methods never do. A game of more than two players gives the
+    /// four methods below, and writes `outcome` and `evaluate` as it likes (say `None` and
+    /// 0): the n-player searches do not ask them.
+    fn players(&mut self) -> usize {
+        2
+    }
+    /// In a game of more than two players, the player to move: 0 to `players() - 1`.
+    fn player_to_move(&mut self) -> usize {
+        0
+    }
+    /// In a game of more than two players: at a final position, each player's score,
+    /// written to `out` (one a player, zeros), and true; false while the game goes on.
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        let _ = out;
+        false
+    }
+    /// In a game of more than two players: each player's heuristic score for a position
+    /// at the depth limit, written to `out` (one a player, zeros; left so by default).
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        let _ = out;
+    }
+    /// In a game of more than two players: the least score a player can have and the
+    /// most the scores can sum to, at every position (final scores and evaluations
+    /// alike), if the game knows them; max^n prunes with them, and a score outside them is
+    /// [`GameError::ScoreOutsideBounds`]. Asked once, at the start.
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        None
+    }
 }
 
 /// The sum of weights a game gave (chance outcomes' or priors'), held to the contract:
@@ -206,6 +237,10 @@ pub enum GameError {
     /// simulation count of 0, a game count that is not the forest's, a noise or Gumbel
     /// setting that is not finite and positive; C: `MM_ERR_BAD_BATCH_OPTIONS`).
     BadBatchOptions,
+    /// An n-player game said it has fewer than 2 or more than
+    /// [`MAX_PLAYERS`](super::maxn::MAX_PLAYERS) players, or that a player outside
+    /// `0..players()` is to move (C: `MM_ERR_GAME_BAD_PLAYER`).
+    BadPlayer,
 }
 
 impl GameError {
@@ -257,6 +292,9 @@ impl std::fmt::Display for GameError {
             GameError::EvaluatorFailed => "the evaluator reported that it failed",
             GameError::BadBatchOptions => {
                 "a batched MCTS option is out of range (a count of 0, a bad noise or Gumbel setting)"
+            }
+            GameError::BadPlayer => {
+                "the game gave a player count outside 2 to 8, or a player to move outside it"
             }
         })
     }

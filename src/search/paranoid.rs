@@ -1,0 +1,132 @@
+//! Paranoid search (Sturtevant and Korf, 2000, from their description): in a game of more
+//! than two players, the root's mover assumes that every other player plays against it.
+//! That makes a two-player game of it (MAX the root's mover, MIN the others, the score
+//! the root mover's), which the two-player engine searches with everything it has:
+//! alpha-beta, PVS, the table, the enhancements, threads, and an exact solve of the
+//! score the root's mover can be sure of.
+
+use super::game::{Game, GameError, Move, ScoreView};
+use super::maxn::MAX_PLAYERS;
+
+/// A game of n players seen as the two-player game of its root's mover (MAX) against
+/// the others (MIN), for [`search`](super::search) and
+/// [`search_parallel`](super::search_parallel). Scores are the root mover's: the value
+/// a search finds is what it can be sure of whatever the others do.
+#[derive(Clone)]
+pub struct Paranoid<G> {
+    game: G,
+    root: usize,
+    players: usize,
+    scores: [i32; MAX_PLAYERS],
+}
+
+impl<G: Game> Paranoid<G> {
+    /// The paranoid view of `game`, for the player to move now. [`GameError::BadPlayer`]
+    /// if the game has not 3 to [`MAX_PLAYERS`] players (a two-player game is searched as
+    /// it is) or its mover is out of range.
+    pub fn new(mut game: G) -> Result<Paranoid<G>, GameError> {
+        let players = game.players();
+        if !(3..=MAX_PLAYERS).contains(&players) {
+            return Err(GameError::BadPlayer);
+        }
+        let root = game.player_to_move();
+        if root >= players {
+            return Err(GameError::BadPlayer);
+        }
+        Ok(Paranoid {
+            game,
+            root,
+            players,
+            scores: [0; MAX_PLAYERS],
+        })
+    }
+
+    /// The player whose score this view maximises.
+    pub fn root_player(&self) -> usize {
+        self.root
+    }
+
+    /// The game, in its current position.
+    pub fn game(&mut self) -> &mut G {
+        &mut self.game
+    }
+
+    /// The game back.
+    pub fn into_inner(self) -> G {
+        self.game
+    }
+}
+
+impl<G: Game> Game for Paranoid<G> {
+    /// The game's moves, once its mover is known to be one of its players.
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        if self.game.player_to_move() >= self.players {
+            return Err(GameError::BadPlayer);
+        }
+        self.game.moves(out)
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.game.play(mv)
+    }
+
+    fn undo(&mut self, mv: Move) {
+        self.game.undo(mv)
+    }
+
+    fn outcome(&mut self) -> Option<i32> {
+        self.scores = [0; MAX_PLAYERS];
+        self.game
+            .player_scores(&mut self.scores[..self.players])
+            .then_some(self.scores[self.root])
+    }
+
+    fn evaluate(&mut self) -> i32 {
+        self.scores = [0; MAX_PLAYERS];
+        self.game
+            .player_evaluations(&mut self.scores[..self.players]);
+        self.scores[self.root]
+    }
+
+    /// The game's hash with the root player mixed in: a table lent to searches for
+    /// different players keeps their values apart.
+    fn hash(&mut self) -> Option<u64> {
+        let h = self.game.hash()?;
+        Some(h ^ (self.root as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// MAX is the root's mover (a mover out of range is taken as MIN here, and is
+    /// [`GameError::BadPlayer`] once its moves are asked).
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.game.player_to_move() == self.root)
+    }
+
+    /// The root mover's scores lie between the least any player can have and what the
+    /// others' least leaves of the sum.
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        let (lo, sum) = self.game.player_bounds()?;
+        let hi = sum as i64 - (self.players as i64 - 1) * lo as i64;
+        let hi = i32::try_from(hi).ok()?;
+        (lo <= hi).then_some((lo, hi))
+    }
+
+    fn score_view(&mut self) -> ScoreView {
+        ScoreView::Max
+    }
+
+    fn is_chance(&mut self) -> bool {
+        self.game.is_chance()
+    }
+
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        self.game.outcomes(out)
+    }
+
+    fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.game.noisy_moves(out)
+    }
+
+    fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
+        self.game.priors(moves, out)
+    }
+}

@@ -1,0 +1,615 @@
+//! Games of more than two players: max^n (with shallow pruning) and the paranoid view,
+//! against a brute force written here, apart from the library: plain max^n and plain
+//! paranoid minimax over every line, ties to the first move.
+
+use std::sync::atomic::AtomicI32;
+
+use minimax::search::maxn::{self, MaxnOptions};
+use minimax::search::paranoid::Paranoid;
+use minimax::search::{Game, GameError, Method, Move, Options, search, search_parallel};
+
+/// n-player Nim with points: a move takes 1 to 3 sticks from a pile, each stick a point
+/// to its taker, and the player who takes the last stick of all gets 3 more. Emptying a
+/// pile (not the last) gives its taker another turn, so turns do not simply go round.
+#[derive(Clone)]
+struct Take {
+    piles: Vec<u8>,
+    taken: Vec<i32>,
+    to_move: usize,
+    /// Each move's mover before it, to undo.
+    movers: Vec<usize>,
+    /// Who took the last stick, once the piles are empty.
+    last: Option<usize>,
+}
+
+const BONUS: i32 = 3;
+
+impl Take {
+    fn new(piles: &[u8], players: usize) -> Take {
+        Take {
+            piles: piles.to_vec(),
+            taken: vec![0; players],
+            to_move: 0,
+            movers: Vec::new(),
+            last: None,
+        }
+    }
+
+    fn total(&self) -> i32 {
+        self.piles.iter().map(|&p| p as i32).sum::<i32>() + self.taken.iter().sum::<i32>()
+    }
+}
+
+impl Game for Take {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        for (i, &p) in self.piles.iter().enumerate() {
+            for n in 1..=p.min(3) {
+                out.push((i * 4) as Move + n as Move);
+            }
+        }
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        let (pile, n) = ((mv / 4) as usize, (mv % 4) as u8);
+        let mover = self.to_move;
+        self.movers.push(mover);
+        self.piles[pile] -= n;
+        self.taken[mover] += n as i32;
+        if self.piles.iter().all(|&p| p == 0) {
+            self.last = Some(mover);
+        } else if self.piles[pile] != 0 {
+            self.to_move = (mover + 1) % self.taken.len();
+        }
+    }
+    fn undo(&mut self, mv: Move) {
+        let (pile, n) = ((mv / 4) as usize, (mv % 4) as u8);
+        let mover = self.movers.pop().unwrap();
+        self.piles[pile] += n;
+        self.taken[mover] -= n as i32;
+        self.to_move = mover;
+        self.last = None;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        None
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn hash(&mut self) -> Option<u64> {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let bytes = self
+            .piles
+            .iter()
+            .copied()
+            .chain(self.taken.iter().map(|&t| t as u8));
+        for b in bytes.chain([self.to_move as u8]) {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        Some(h)
+    }
+    fn players(&mut self) -> usize {
+        self.taken.len()
+    }
+    fn player_to_move(&mut self) -> usize {
+        self.to_move
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        let Some(last) = self.last else { return false };
+        out.copy_from_slice(&self.taken);
+        out[last] += BONUS;
+        true
+    }
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        out.copy_from_slice(&self.taken);
+    }
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        Some((0, self.total() + BONUS))
+    }
+}
+
+/// A random game tree of n players: a position is the hash of its path; 2 to 4 moves;
+/// final at a depth of 3 to 6 or, from ply 2, when a hash is 0 mod 7; scores and
+/// evaluations are random splits of 12 points (half of them between two players). The mover goes round, but a hash 0 mod 5
+/// gives the same player another move.
+#[derive(Clone)]
+struct Forest {
+    seed: u64,
+    players: usize,
+    path: Vec<(u64, usize)>,
+    at: u64,
+    to_move: usize,
+    depth: usize,
+}
+
+const POINTS: i32 = 12;
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+impl Forest {
+    fn new(seed: u64, players: usize) -> Forest {
+        let at = mix(seed);
+        Forest {
+            seed,
+            players,
+            path: Vec::new(),
+            at,
+            to_move: 0,
+            depth: 3 + (mix(seed ^ 77) % 4) as usize,
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.path.len() >= self.depth || (self.path.len() >= 2 && mix(self.at ^ 1) % 7 == 0)
+    }
+
+    /// A split of `POINTS` among the players, from `h`; half the time among two of
+    /// them only, the others at the least a player can have (where pruning's bound is
+    /// tight, so that a bound off by one shows).
+    fn split(&self, mut h: u64, out: &mut [i32]) {
+        out.fill(0);
+        let n = self.players as u64;
+        let pair = (h % 2 == 0).then(|| (h / 2 % n, h / 2 / n % (n - 1)));
+        for _ in 0..POINTS {
+            h = mix(h);
+            let to = match pair {
+                Some((a, b)) => [a, (a + 1 + b) % n][(h % 2) as usize],
+                None => h % n,
+            };
+            out[to as usize] += 1;
+        }
+    }
+}
+
+impl Game for Forest {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend(0..2 + (mix(self.at ^ 2) % 3) as Move);
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.path.push((self.at, self.to_move));
+        self.at = mix(self.at ^ mix(mv as u64 + 1000));
+        if mix(self.at ^ 5) % 5 != 0 {
+            self.to_move = (self.to_move + 1) % self.players;
+        }
+    }
+    fn undo(&mut self, _: Move) {
+        (self.at, self.to_move) = self.path.pop().unwrap();
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        None
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn hash(&mut self) -> Option<u64> {
+        Some(self.at ^ self.seed)
+    }
+    fn players(&mut self) -> usize {
+        self.players
+    }
+    fn player_to_move(&mut self) -> usize {
+        self.to_move
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        if !self.over() {
+            return false;
+        }
+        self.split(self.at ^ 3, out);
+        true
+    }
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        self.split(self.at ^ 4, out);
+    }
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        Some((0, POINTS))
+    }
+}
+
+/// The brute force's scores and move.
+type Brute = (Vec<i32>, Option<Move>);
+
+/// Plain max^n to `depth` (`u32::MAX`: to the end), written apart: the scores and the
+/// first move whose score for the mover is highest.
+fn brute_maxn<G: Game>(g: &mut G, depth: u32) -> Brute {
+    let n = g.players();
+    let mut v = vec![0; n];
+    if g.player_scores(&mut v) {
+        return (v, None);
+    }
+    if depth == 0 {
+        g.player_evaluations(&mut v);
+        return (v, None);
+    }
+    let p = g.player_to_move();
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    let mut best: Option<(Vec<i32>, Move)> = None;
+    for m in moves {
+        g.play(m);
+        let (child, _) = brute_maxn(g, depth.saturating_sub(1));
+        g.undo(m);
+        if best.as_ref().is_none_or(|(b, _)| child[p] > b[p]) {
+            best = Some((child, m));
+        }
+    }
+    let (v, m) = best.unwrap();
+    (v, Some(m))
+}
+
+/// Plain paranoid minimax, written apart: `root`'s score when it maximises it and every
+/// other player minimises it.
+fn brute_paranoid<G: Game>(g: &mut G, root: usize, depth: u32) -> i32 {
+    let mut v = vec![0; g.players()];
+    if g.player_scores(&mut v) {
+        return v[root];
+    }
+    if depth == 0 {
+        g.player_evaluations(&mut v);
+        return v[root];
+    }
+    let max = g.player_to_move() == root;
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    let values = moves.into_iter().map(|m| {
+        g.play(m);
+        let x = brute_paranoid(g, root, depth.saturating_sub(1));
+        g.undo(m);
+        x
+    });
+    let values: Vec<i32> = values.collect();
+    if max {
+        *values.iter().max().unwrap()
+    } else {
+        *values.iter().min().unwrap()
+    }
+}
+
+/// Positions of Take: 3 and 4 players, one to three piles of up to 5, some with points
+/// already taken and another player to move.
+fn take_positions() -> Vec<Take> {
+    let mut out = Vec::new();
+    for players in [3, 4] {
+        for a in 1..=5u8 {
+            for b in 0..=4u8 {
+                for c in 0..=3u8 {
+                    let piles: Vec<u8> = [a, b, c].into_iter().filter(|&p| p > 0).collect();
+                    for to_move in [0, 2] {
+                        let mut g = Take::new(&piles, players);
+                        g.to_move = (to_move + a as usize) % players;
+                        g.taken[(a + c) as usize % players] = (b % 3) as i32;
+                        out.push(g);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn forest_positions() -> Vec<Forest> {
+    (0..600u64)
+        .flat_map(|seed| [3, 4, 5].map(|players| Forest::new(seed, players)))
+        .collect()
+}
+
+fn maxn_options(max_depth: u32, deepening: bool, pruning: bool) -> MaxnOptions<'static> {
+    MaxnOptions {
+        max_depth,
+        iterative_deepening: deepening,
+        shallow_pruning: pruning,
+        ..MaxnOptions::default()
+    }
+}
+
+#[test]
+fn maxn_equals_the_brute_force_with_and_without_pruning() {
+    let mut checked = 0;
+    let (mut pruned, mut plain) = (0u64, 0u64);
+    let mut cutoffs = 0;
+    let mut check = |g: &mut dyn FnMut(&MaxnOptions<'_>) -> (maxn::MaxnResult, Brute)| {
+        for pruning in [true, false] {
+            let opts = maxn_options(u32::MAX, true, pruning);
+            let (r, (v, m)) = g(&opts);
+            assert_eq!(r.scores, v);
+            assert_eq!(r.best_move, m);
+            assert!(r.exact && r.proven);
+            if pruning {
+                pruned += r.nodes;
+                cutoffs += r.cutoffs;
+            } else {
+                plain += r.nodes;
+                assert_eq!(r.cutoffs, 0);
+            }
+        }
+        checked += 1;
+    };
+    for g in take_positions() {
+        check(&mut |opts| {
+            let mut g = g.clone();
+            let r = maxn::search(&mut g, opts).unwrap();
+            assert_eq!(g.movers.len(), 0, "the game is left as it was");
+            (r, brute_maxn(&mut g, u32::MAX))
+        });
+    }
+    for g in forest_positions() {
+        check(&mut |opts| {
+            let mut g = g.clone();
+            let r = maxn::search(&mut g, opts).unwrap();
+            (r, brute_maxn(&mut g, u32::MAX))
+        });
+    }
+    assert!(checked >= 1800, "{checked}");
+    assert!(
+        cutoffs > 0 && pruned < plain,
+        "pruning cut {cutoffs} moves: {pruned} nodes against {plain}"
+    );
+    println!(
+        "{checked} positions (Take {}); shallow pruning: {pruned} nodes against {plain}, {cutoffs} moves cut",
+        take_positions().len()
+    );
+}
+
+#[test]
+fn maxn_at_a_depth_equals_the_brute_force_there() {
+    let mut checked = 0;
+    for g in forest_positions().into_iter().step_by(3) {
+        for depth in 1..=3 {
+            for deepening in [true, false] {
+                let mut g = g.clone();
+                let r = maxn::search(&mut g, &maxn_options(depth, deepening, true)).unwrap();
+                let (v, m) = brute_maxn(&mut g, depth);
+                assert_eq!(
+                    (r.scores, r.best_move),
+                    (v, m),
+                    "seed {} depth {depth}",
+                    g.seed
+                );
+                assert!(r.exact);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 1000);
+}
+
+#[test]
+fn paranoid_equals_the_brute_force_in_every_method() {
+    let methods = [
+        Method::Minimax,
+        Method::AlphaBeta,
+        Method::Pvs,
+        Method::Exact,
+    ];
+    let mut checked = 0;
+    for (i, g) in take_positions().into_iter().enumerate() {
+        let mut plain = g.clone();
+        let root = plain.to_move;
+        let want = brute_paranoid(&mut plain, root, u32::MAX);
+        let method = methods[i % methods.len()];
+        for table_bytes in [0, 1 << 16] {
+            let mut view = Paranoid::new(g.clone()).unwrap();
+            assert_eq!(view.root_player(), root);
+            let mut opts = Options {
+                method,
+                table_bytes,
+                ..Options::default()
+            };
+            let r = search(&mut view, &mut opts).unwrap();
+            assert_eq!(r.value, want, "{:?} {method:?}", g.piles);
+            assert!(r.proven);
+            checked += 1;
+        }
+    }
+    for g in forest_positions().into_iter().step_by(2) {
+        let mut plain = g.clone();
+        let want = brute_paranoid(&mut plain, 0, u32::MAX);
+        let mut view = Paranoid::new(g.clone()).unwrap();
+        let r = search(&mut view, &mut Options::default()).unwrap();
+        assert_eq!(r.value, want, "seed {}", g.seed);
+        let want = brute_paranoid(&mut plain, 0, 2);
+        let opts = &mut Options {
+            max_depth: 2,
+            ..Options::default()
+        };
+        assert_eq!(
+            search(&mut view, opts).unwrap().value,
+            want,
+            "seed {}",
+            g.seed
+        );
+        checked += 2;
+    }
+    assert!(checked >= 1000, "{checked}");
+}
+
+#[test]
+fn paranoid_on_two_threads_equals_the_brute_force() {
+    for g in take_positions().into_iter().step_by(7) {
+        let mut plain = g.clone();
+        let want = brute_paranoid(&mut plain, g.to_move, u32::MAX);
+        let mut view = Paranoid::new(g).unwrap();
+        let r = search_parallel(
+            &mut view,
+            &mut Options {
+                threads: 2,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.value, want);
+    }
+}
+
+#[test]
+fn a_two_player_game_through_maxn_is_minimax() {
+    // Take for two players is an ordinary game for the engine too, through a view in
+    // MAX's terms (player 0's points minus player 1's).
+    struct Two(Take);
+    impl Game for Two {
+        fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+            self.0.moves(out)
+        }
+        fn play(&mut self, mv: Move) {
+            self.0.play(mv)
+        }
+        fn undo(&mut self, mv: Move) {
+            self.0.undo(mv)
+        }
+        fn outcome(&mut self) -> Option<i32> {
+            let mut v = [0; 2];
+            self.0.player_scores(&mut v).then_some(v[0] - v[1])
+        }
+        fn evaluate(&mut self) -> i32 {
+            self.0.taken[0] - self.0.taken[1]
+        }
+        fn max_to_move(&mut self) -> Option<bool> {
+            Some(self.0.to_move == 0)
+        }
+    }
+    for piles in [[3u8, 2, 1], [5, 4, 0], [2, 2, 2], [5, 5, 3]] {
+        let mut game = Two(Take::new(&piles, 2));
+        let engine = search(&mut game, &mut Options::default()).unwrap();
+        let r = maxn::search(&mut game, &MaxnOptions::default()).unwrap();
+        assert_eq!(r.scores, vec![engine.value, -engine.value], "{piles:?}");
+        assert!(r.proven);
+    }
+}
+
+#[test]
+fn limits_stop_maxn_with_a_legal_move() {
+    let mut g = Take::new(&[5, 5, 5, 5], 3);
+    let r = maxn::search(
+        &mut g,
+        &MaxnOptions {
+            node_limit: 1000,
+            ..MaxnOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!r.proven && r.nodes <= 1001);
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    assert!(moves.contains(&r.best_move.unwrap()));
+    let stop = AtomicI32::new(1);
+    let r = maxn::search(
+        &mut g,
+        &MaxnOptions {
+            stop: Some(&stop),
+            ..MaxnOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(r.best_move, Some(moves[0]));
+    assert!(!r.exact && r.scores.is_empty() && r.nodes == 1);
+    assert_eq!(g.movers.len(), 0);
+}
+
+#[test]
+fn broken_player_contracts_are_errors() {
+    #[derive(Clone)]
+    struct Bad(Take, usize, usize, bool);
+    impl Game for Bad {
+        fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+            self.0.moves(out)
+        }
+        fn play(&mut self, mv: Move) {
+            self.0.play(mv)
+        }
+        fn undo(&mut self, mv: Move) {
+            self.0.undo(mv)
+        }
+        fn outcome(&mut self) -> Option<i32> {
+            None
+        }
+        fn evaluate(&mut self) -> i32 {
+            0
+        }
+        fn players(&mut self) -> usize {
+            self.1
+        }
+        fn player_to_move(&mut self) -> usize {
+            if self.0.movers.len() == 2 {
+                self.2
+            } else {
+                self.0.to_move
+            }
+        }
+        fn player_scores(&mut self, out: &mut [i32]) -> bool {
+            let over = self.0.player_scores(out);
+            if over && self.3 {
+                out[0] = -1;
+            }
+            over
+        }
+        fn player_bounds(&mut self) -> Option<(i32, i32)> {
+            self.0.player_bounds()
+        }
+    }
+    let take = Take::new(&[2, 3], 3);
+    let cases = [
+        (Bad(take.clone(), 9, 0, false), GameError::BadPlayer),
+        (Bad(take.clone(), 1, 0, false), GameError::BadPlayer),
+        (Bad(take.clone(), 3, 3, false), GameError::BadPlayer),
+        (Bad(take.clone(), 3, 0, true), GameError::ScoreOutsideBounds),
+    ];
+    for (game, error) in cases {
+        let mut g = game.clone();
+        assert_eq!(maxn::search(&mut g, &MaxnOptions::default()), Err(error));
+        assert_eq!(g.0.movers.len(), 0);
+        if error == GameError::BadPlayer {
+            let r = Paranoid::new(game.clone())
+                .and_then(|mut v| search(&mut v, &mut Options::default()));
+            assert_eq!(r.map(|r| r.value), Err(error));
+        }
+    }
+}
+
+#[test]
+fn a_line_of_200000_plies_is_searched_to_its_end() {
+    // One move a position, three players in turn; the last to move gets the point.
+    struct Line(u32);
+    impl Game for Line {
+        fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+            out.push(0);
+            Ok(())
+        }
+        fn play(&mut self, _: Move) {
+            self.0 += 1
+        }
+        fn undo(&mut self, _: Move) {
+            self.0 -= 1
+        }
+        fn outcome(&mut self) -> Option<i32> {
+            None
+        }
+        fn evaluate(&mut self) -> i32 {
+            0
+        }
+        fn players(&mut self) -> usize {
+            3
+        }
+        fn player_to_move(&mut self) -> usize {
+            self.0 as usize % 3
+        }
+        fn player_scores(&mut self, out: &mut [i32]) -> bool {
+            if self.0 < 200_000 {
+                return false;
+            }
+            out[(self.0 as usize - 1) % 3] = 1;
+            true
+        }
+    }
+    let opts = MaxnOptions {
+        iterative_deepening: false,
+        ..MaxnOptions::default()
+    };
+    let r = maxn::search(&mut Line(0), &opts).unwrap();
+    assert_eq!(r.scores, vec![0, 1, 0]); // the 200,000th move is player 1's (199,999 % 3)
+    assert!(r.proven && r.pv.len() == 200_000);
+}
