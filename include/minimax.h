@@ -40,6 +40,11 @@
 #define MM_MAX_THREADS 256
 
 /**
+ * The most players a game may have (`players` in `mm_game`).
+ */
+#define MM_MAX_PLAYERS 8
+
+/**
  * A principal variation's entry for a chance step (the outcome is not chosen):
  * `INT64_MIN + 1`.
  */
@@ -327,6 +332,11 @@ typedef enum mm_status {
    * its players.
    */
   MM_ERR_GAME_BAD_PLAYER = 60,
+  /**
+   * A game of more than two players (`players` in `mm_game`) given to a two-player
+   * search: use `mm_maxn_search` or `mm_paranoid_search`.
+   */
+  MM_ERR_NOT_TWO_PLAYERS = 61,
 } mm_status;
 
 /**
@@ -638,6 +648,36 @@ typedef struct mm_game {
    * where the game cannot pass here. NULL: the game never passes.
    */
   bool (*null_move)(void *context, int64_t *pass);
+  /**
+   * For a game of more than two players, how many: 3 to `MM_MAX_PLAYERS` (else
+   * `MM_ERR_GAME_BAD_PLAYER`); 0 (the default) or 2 for a two-player game. Such a
+   * game is searched by `mm_maxn_search` and `mm_paranoid_search` (the two-player
+   * searches refuse it: `MM_ERR_NOT_TWO_PLAYERS`), gives `player_to_move` and
+   * `player_scores`, and may leave `outcome` and `evaluate` NULL.
+   */
+  uint32_t players;
+  /**
+   * With `players`: the player to move, 0 to `players - 1` (else
+   * `MM_ERR_GAME_BAD_PLAYER`).
+   */
+  uint32_t (*player_to_move)(void *context);
+  /**
+   * With `players`: returns true and writes each player's score into `scores` (room
+   * for `players`, zeros) if the game is over; false while it goes on.
+   */
+  bool (*player_scores)(void *context, int32_t *scores, size_t players);
+  /**
+   * Optional, with `players`: writes each player's heuristic score for a position at
+   * the depth limit into `scores` (room for `players`, zeros). NULL: zeros.
+   */
+  void (*player_evaluations)(void *context, int32_t *scores, size_t players);
+  /**
+   * Optional, with `players`: returns true and writes the least score a player can
+   * have and the most the scores can sum to (at every position, evaluations too), if
+   * the game knows them; max^n prunes with them, and a score outside them is
+   * `MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS`.
+   */
+  bool (*player_bounds)(void *context, int32_t *lo, int32_t *sum);
 } mm_game;
 
 /**
@@ -1182,6 +1222,93 @@ typedef struct mm_search_options {
    */
   bool null_move;
 } mm_search_options;
+
+/**
+ * How `mm_maxn_search` searches. Fill it with `mm_maxn_options_init`, then change what
+ * you need.
+ */
+typedef struct mm_maxn_options {
+  /**
+   * `sizeof(mm_maxn_options)`, set by `mm_maxn_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * The depth limit in plies (default `MM_DEPTH_UNLIMITED`: until the value is proven).
+   */
+  uint32_t max_depth;
+  /**
+   * Search depth 1, 2, ... up to `max_depth` (default true).
+   */
+  bool iterative_deepening;
+  /**
+   * Prune with the game's `player_bounds` (default true).
+   */
+  bool shallow_pruning;
+  /**
+   * Stop after this many nodes (0, the default: no limit).
+   */
+  uint64_t node_limit;
+  /**
+   * Stop after this many microseconds (0, the default: no limit).
+   */
+  uint64_t time_limit_us;
+  /**
+   * Stop when another thread stores a non-zero value here (NULL: no flag).
+   */
+  const int32_t *stop;
+  /**
+   * The most moves a position has: the room the `moves` callback gets (default 256).
+   */
+  size_t max_moves;
+} mm_maxn_options;
+
+/**
+ * What `mm_maxn_search` found.
+ */
+typedef struct mm_maxn_result {
+  /**
+   * False when the game is over (or the depth limit is 0).
+   */
+  bool has_move;
+  /**
+   * The move to play.
+   */
+  int64_t best_move;
+  /**
+   * Each player's score at the end of the line the players choose (or by the game's
+   * evaluations at the depth limit); the first `players` entries are used.
+   */
+  int32_t scores[8];
+  /**
+   * How many players the game has.
+   */
+  uint32_t players;
+  /**
+   * Whether `scores` is the max^n value at `depth` (false: no iteration finished, and
+   * `scores` is zeros).
+   */
+  bool exact;
+  /**
+   * Whether it is the game's true max^n value, every line reaching a final position.
+   */
+  bool proven;
+  /**
+   * The depth of the last completed iteration.
+   */
+  uint32_t depth;
+  /**
+   * The length of the principal variation (the moves written are at most `pv_cap`).
+   */
+  size_t pv_len;
+  /**
+   * Positions visited.
+   */
+  uint64_t nodes;
+  /**
+   * Moves left unsearched by pruning.
+   */
+  uint64_t cutoffs;
+} mm_maxn_result;
 
 /**
  * What a search did.
@@ -1759,6 +1886,55 @@ void mm_mcts_free(struct mm_mcts *mcts);
 enum mm_status mm_search_options_init_sized(struct mm_search_options *options, size_t size);
 
 /**
+ * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
+ * header's `mm_maxn_options_init(options)` passes `sizeof`). A smaller size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_maxn_options`.
+ */
+enum mm_status mm_maxn_options_init_sized(struct mm_maxn_options *options, size_t size);
+
+/**
+ * Searches a game of `players` 3 to 8 with max^n: each player at its turn picks the
+ * move best for itself, ties to the first listed. `options` may be NULL for the
+ * defaults. On `MM_OK` fills `*out` and writes the principal variation's first
+ * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
+ * Limits and the stop flag end it with `MM_OK` and the last completed iteration's
+ * answer (if none completed: the first legal move, `exact` false). A game that breaks
+ * its contract gets `MM_ERR_GAME_*`, and `*out` is untouched; the game is left in the
+ * position it started from.
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
+ * `options` (if not NULL) to options from `mm_maxn_options_init`, whose `stop` (if not
+ * NULL) stays valid and is only written atomically; `out` must be writable and `pv` hold
+ * `pv_cap` writable entries.
+ */
+enum mm_status mm_maxn_search(const struct mm_game *game,
+                              const struct mm_maxn_options *options,
+                              struct mm_maxn_result *out,
+                              int64_t *pv,
+                              size_t pv_cap);
+
+/**
+ * Searches a game of `players` 3 to 8 as its player to move (MAX) against all the
+ * others (MIN) together, with `mm_search`'s options (every method, table, threads,
+ * enhancements, limits) and result: the value is the score the player to move can be
+ * sure of whatever the others do (`proven`: its true value in that sense), in that
+ * player's own terms. The table's entries are kept apart by player, so a table lent to
+ * searches for different players stays right. Otherwise as `mm_search`.
+ *
+ * # Safety
+ * As `mm_search`.
+ */
+enum mm_status mm_paranoid_search(const struct mm_game *game,
+                                  const struct mm_search_options *options,
+                                  struct mm_search_result *out,
+                                  int64_t *pv,
+                                  size_t pv_cap);
+
+/**
  * Searches the game from its current position. `options` may be NULL for the defaults.
  * On `MM_OK` fills `*out` and writes the principal variation's first
  * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
@@ -2077,6 +2253,9 @@ const char *mm_version(void);
 /** Fills batched MCTS options with the defaults: `mm_batched_options_init_sized` with this header's size. */
 #define mm_batched_options_init(options) \
     mm_batched_options_init_sized((options), sizeof(mm_batched_options))
+/** Fills max^n options with the defaults: `mm_maxn_options_init_sized` with this header's size. */
+#define mm_maxn_options_init(options) \
+    mm_maxn_options_init_sized((options), sizeof(mm_maxn_options))
 /** Fills an encoding with its size, zero sizes and NULL callbacks. */
 #define mm_encoding_init(encoding) mm_encoding_init_sized((encoding), sizeof(mm_encoding))
 /** Fills an evaluator with its size and NULLs. */

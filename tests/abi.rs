@@ -17,6 +17,7 @@ use minimax::ffi::mcts::{
     mm_mcts_move, mm_mcts_options, mm_mcts_progress, mm_mcts_result, mm_mcts_reward,
 };
 use minimax::ffi::options::{mm_progress, mm_search_method, mm_search_options};
+use minimax::ffi::players::{mm_maxn_options, mm_maxn_result};
 use minimax::ffi::result::{mm_search_result, mm_search_stats};
 use minimax::ffi::status::mm_status;
 use minimax::ffi::trees::{mm_node_info, mm_parse_error, mm_tree_solution};
@@ -106,6 +107,11 @@ fn rust_layouts() -> Vec<Layout> {
             priors,
             noisy_moves,
             null_move,
+            players,
+            player_to_move,
+            player_scores,
+            player_evaluations,
+            player_bounds,
         }),
         layout!(mm_search_stats {
             nodes,
@@ -218,6 +224,28 @@ fn rust_layouts() -> Vec<Layout> {
             tree_full,
             threads_used,
             fewer_threads
+        }),
+        layout!(mm_maxn_options {
+            struct_size,
+            max_depth,
+            iterative_deepening,
+            shallow_pruning,
+            node_limit,
+            time_limit_us,
+            stop,
+            max_moves
+        }),
+        layout!(mm_maxn_result {
+            has_move,
+            best_move,
+            scores,
+            players,
+            exact,
+            proven,
+            depth,
+            pv_len,
+            nodes,
+            cutoffs
         }),
         layout!(mm_encoding {
             struct_size,

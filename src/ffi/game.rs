@@ -7,6 +7,7 @@ use std::ffi::{c_int, c_void};
 use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::status::mm_status::{self, *};
+use crate::search::maxn::MAX_PLAYERS;
 use crate::search::{Fork, Game, GameError, Move, ScoreView};
 
 /// A game, as callbacks that all receive `context` first. Fill it with `mm_game_init`,
@@ -119,6 +120,30 @@ pub struct mm_game {
     /// and `undo` take though it is not a legal move, and returns true; or returns false
     /// where the game cannot pass here. NULL: the game never passes.
     pub null_move: Option<unsafe extern "C" fn(context: *mut c_void, pass: *mut i64) -> bool>,
+    /// For a game of more than two players, how many: 3 to `MM_MAX_PLAYERS` (else
+    /// `MM_ERR_GAME_BAD_PLAYER`); 0 (the default) or 2 for a two-player game. Such a
+    /// game is searched by `mm_maxn_search` and `mm_paranoid_search` (the two-player
+    /// searches refuse it: `MM_ERR_NOT_TWO_PLAYERS`), gives `player_to_move` and
+    /// `player_scores`, and may leave `outcome` and `evaluate` NULL.
+    pub players: u32,
+    /// With `players`: the player to move, 0 to `players - 1` (else
+    /// `MM_ERR_GAME_BAD_PLAYER`).
+    pub player_to_move: Option<unsafe extern "C" fn(context: *mut c_void) -> u32>,
+    /// With `players`: returns true and writes each player's score into `scores` (room
+    /// for `players`, zeros) if the game is over; false while it goes on.
+    pub player_scores: Option<
+        unsafe extern "C" fn(context: *mut c_void, scores: *mut i32, players: usize) -> bool,
+    >,
+    /// Optional, with `players`: writes each player's heuristic score for a position at
+    /// the depth limit into `scores` (room for `players`, zeros). NULL: zeros.
+    pub player_evaluations:
+        Option<unsafe extern "C" fn(context: *mut c_void, scores: *mut i32, players: usize)>,
+    /// Optional, with `players`: returns true and writes the least score a player can
+    /// have and the most the scores can sum to (at every position, evaluations too), if
+    /// the game knows them; max^n prunes with them, and a score outside them is
+    /// `MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS`.
+    pub player_bounds:
+        Option<unsafe extern "C" fn(context: *mut c_void, lo: *mut i32, sum: *mut i32) -> bool>,
 }
 
 /// Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
@@ -150,6 +175,11 @@ impl Default for mm_game {
             priors: None,
             noisy_moves: None,
             null_move: None,
+            players: 0,
+            player_to_move: None,
+            player_scores: None,
+            player_evaluations: None,
+            player_bounds: None,
         }
     }
 }
@@ -221,8 +251,14 @@ pub(crate) fn check_game(game: &mm_game) -> Result<(), mm_status> {
     if !matches!(game.score_view, MM_SCORES_MAX_VIEW | MM_SCORES_SIDE_TO_MOVE) {
         return Err(MM_ERR_UNKNOWN_SCORE_VIEW);
     }
+    if !matches!(game.players, 0 | 2..=MAX_PLAYERS_C) {
+        return Err(MM_ERR_GAME_BAD_PLAYER);
+    }
     Ok(())
 }
+
+/// The most players, as C's `players` field counts them.
+const MAX_PLAYERS_C: u32 = MAX_PLAYERS as u32;
 
 /// The callbacks as a [`Game`], checking what they return. A copy made for another
 /// thread owns its context and frees it when dropped.
@@ -232,8 +268,10 @@ pub(crate) struct CGame {
     moves: unsafe extern "C" fn(*mut c_void, *mut i64, usize) -> c_int,
     play: unsafe extern "C" fn(*mut c_void, i64),
     undo: unsafe extern "C" fn(*mut c_void, i64),
-    outcome: unsafe extern "C" fn(*mut c_void, *mut i32) -> bool,
-    evaluate: unsafe extern "C" fn(*mut c_void) -> i32,
+    /// NULL only in a game of more than two players, which the two-player searches
+    /// never get.
+    outcome: Option<unsafe extern "C" fn(*mut c_void, *mut i32) -> bool>,
+    evaluate: Option<unsafe extern "C" fn(*mut c_void) -> i32>,
     buffer: Vec<i64>,
     /// The weights the `outcomes` callback writes (empty when the game has none).
     weights: Vec<f64>,
@@ -244,16 +282,33 @@ impl CGame {
     /// `MM_ERR_NULL_ARGUMENT`) and buffers of `max_moves` entries for the callbacks to
     /// write into (`MM_ERR_OUT_OF_MEMORY` if they cannot be had).
     pub(crate) fn new(game: mm_game, max_moves: usize) -> Result<CGame, mm_status> {
-        let required = (
-            game.moves,
-            game.play,
-            game.undo,
-            game.outcome,
-            game.evaluate,
-        );
-        let (Some(moves), Some(play), Some(undo), Some(outcome), Some(evaluate)) = required else {
+        if game.players > 2 {
+            return Err(MM_ERR_NOT_TWO_PLAYERS);
+        }
+        if game.outcome.is_none() || game.evaluate.is_none() {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        }
+        CGame::any(game, max_moves)
+    }
+
+    /// The adapter for a search of a game of more than two players (`players` 3 or
+    /// more, else `MM_ERR_GAME_BAD_PLAYER`): `player_to_move` and `player_scores` are
+    /// required, `outcome` and `evaluate` not.
+    pub(crate) fn new_players(game: mm_game, max_moves: usize) -> Result<CGame, mm_status> {
+        if game.players < 3 {
+            return Err(MM_ERR_GAME_BAD_PLAYER);
+        }
+        if game.player_to_move.is_none() || game.player_scores.is_none() {
+            return Err(MM_ERR_NULL_ARGUMENT);
+        }
+        CGame::any(game, max_moves)
+    }
+
+    fn any(game: mm_game, max_moves: usize) -> Result<CGame, mm_status> {
+        let (Some(moves), Some(play), Some(undo)) = (game.moves, game.play, game.undo) else {
             return Err(MM_ERR_NULL_ARGUMENT);
         };
+        let (outcome, evaluate) = (game.outcome, game.evaluate);
         let weights = match game.is_chance {
             Some(_) => move_buffer(max_moves)?,
             None => Vec::new(),
@@ -312,14 +367,53 @@ impl Game for CGame {
         // SAFETY: see above.
         unsafe { (self.undo)(self.game.context, mv) }
     }
+    /// (None in a game of more than two players without `outcome`: only its own
+    /// searches, which do not ask, get it.)
     fn outcome(&mut self) -> Option<i32> {
+        let f = self.outcome?;
         let mut score = 0;
         // SAFETY: see above; `score` is a live local.
-        unsafe { (self.outcome)(self.game.context, &mut score) }.then_some(score)
+        unsafe { f(self.game.context, &mut score) }.then_some(score)
     }
     fn evaluate(&mut self) -> i32 {
         // SAFETY: see above.
-        unsafe { (self.evaluate)(self.game.context) }
+        self.evaluate.map_or(0, |f| unsafe { f(self.game.context) })
+    }
+    fn players(&mut self) -> usize {
+        match self.game.players {
+            0 => 2,
+            n => n as usize,
+        }
+    }
+    /// (A game without `player_to_move` is a two-player one here, and none of its
+    /// searches ask.)
+    fn player_to_move(&mut self) -> usize {
+        // SAFETY: see above.
+        let p = self
+            .game
+            .player_to_move
+            .map(|f| unsafe { f(self.game.context) });
+        // A number past any player count, kept so: the search reports it.
+        p.map_or(0, |p| usize::try_from(p).unwrap_or(usize::MAX))
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        let Some(f) = self.game.player_scores else {
+            return false;
+        };
+        // SAFETY: see above; `out` has room for `out.len()` scores.
+        unsafe { f(self.game.context, out.as_mut_ptr(), out.len()) }
+    }
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        if let Some(f) = self.game.player_evaluations {
+            // SAFETY: see above; `out` has room for `out.len()` scores.
+            unsafe { f(self.game.context, out.as_mut_ptr(), out.len()) }
+        }
+    }
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        let f = self.game.player_bounds?;
+        let (mut lo, mut sum) = (0, 0);
+        // SAFETY: see above; `lo` and `sum` are live locals.
+        unsafe { f(self.game.context, &mut lo, &mut sum) }.then_some((lo, sum))
     }
     fn hash(&mut self) -> Option<u64> {
         // SAFETY: see above.

@@ -13,6 +13,7 @@ mod lease;
 pub mod leaves;
 pub mod mcts;
 pub mod options;
+pub mod players;
 pub mod result;
 pub mod search;
 pub mod status;

@@ -11,7 +11,7 @@ use super::lease::Lease;
 use super::options::{check_options, method_of, mm_search_options, read_options, report};
 use super::result::{mm_search_result, write_result};
 use super::status::mm_status::{self, *};
-use crate::search::{self, Options};
+use crate::search::{self, Fork, Game, Options};
 
 /// Searches the game from its current position. `options` may be NULL for the defaults.
 /// On `MM_OK` fills `*out` and writes the principal variation's first
@@ -47,6 +47,25 @@ pub unsafe extern "C" fn mm_search(
     pv: *mut i64,
     pv_cap: usize,
 ) -> mm_status {
+    // SAFETY: the caller's guarantees, passed on.
+    unsafe { search_with(game, options, out, pv, pv_cap, CGame::new, Ok) }
+}
+
+/// `mm_search`'s steps, for a game made from the caller's by `adapt` (a two-player
+/// `CGame`, or the paranoid view of an n-player one) with `make` (which checks the game
+/// has what it needs).
+///
+/// # Safety
+/// As `mm_search`.
+pub(crate) unsafe fn search_with<G: Game + Fork + Send + 'static>(
+    game: *const mm_game,
+    options: *const mm_search_options,
+    out: *mut mm_search_result,
+    pv: *mut i64,
+    pv_cap: usize,
+    make: fn(mm_game, usize) -> Result<CGame, mm_status>,
+    adapt: fn(CGame) -> Result<G, mm_status>,
+) -> mm_status {
     status_call(|| {
         // SAFETY (both reads): NULL, or a valid struct of its `struct_size` from its init
         // function (caller's guarantee).
@@ -59,7 +78,7 @@ pub unsafe extern "C" fn mm_search(
         check_game(&game)?;
         check_options(&c_opts)?;
         let method = method_of(c_opts.method)?;
-        let mut cgame = CGame::new(game, c_opts.max_moves)?;
+        let mut cgame = adapt(make(game, c_opts.max_moves)?)?;
         let stop = (!c_opts.stop.is_null()).then(|| {
             // SAFETY: the caller guarantees an aligned int that stays valid during the
             // search and that other threads write only atomically.

@@ -161,12 +161,15 @@ pub enum mm_status {
     /// An n-player game gave a player count outside 2 to 8, or a player to move outside
     /// its players.
     MM_ERR_GAME_BAD_PLAYER = 60,
+    /// A game of more than two players (`players` in `mm_game`) given to a two-player
+    /// search: use `mm_maxn_search` or `mm_paranoid_search`.
+    MM_ERR_NOT_TWO_PLAYERS = 61,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 61] = [
+const ALL: [mm_status; 62] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -228,6 +231,7 @@ const ALL: [mm_status; 61] = [
     MM_ERR_EVALUATOR_FAILED,
     MM_ERR_BAD_BATCH_OPTIONS,
     MM_ERR_GAME_BAD_PLAYER,
+    MM_ERR_NOT_TWO_PLAYERS,
 ];
 
 impl mm_status {
@@ -322,6 +326,9 @@ impl mm_status {
             }
             MM_ERR_GAME_BAD_PLAYER => {
                 c"the game gave a player count outside 2 to 8, or a player to move outside its players"
+            }
+            MM_ERR_NOT_TWO_PLAYERS => {
+                c"a game of more than two players was given to a two-player search: use mm_maxn_search or mm_paranoid_search"
             }
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
@@ -491,6 +498,7 @@ mod tests {
             (MM_ERR_EVALUATOR_FAILED, 58),
             (MM_ERR_BAD_BATCH_OPTIONS, 59),
             (MM_ERR_GAME_BAD_PLAYER, 60),
+            (MM_ERR_NOT_TWO_PLAYERS, 61),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -5,14 +5,13 @@
 //! alpha-beta, PVS, the table, the enhancements, threads, and an exact solve of the
 //! score the root's mover can be sure of.
 
-use super::game::{Game, GameError, Move, ScoreView};
+use super::game::{Fork, Game, GameError, Move, ScoreView};
 use super::maxn::MAX_PLAYERS;
 
 /// A game of n players seen as the two-player game of its root's mover (MAX) against
 /// the others (MIN), for [`search`](super::search) and
 /// [`search_parallel`](super::search_parallel). Scores are the root mover's: the value
 /// a search finds is what it can be sure of whatever the others do.
-#[derive(Clone)]
 pub struct Paranoid<G> {
     game: G,
     root: usize,
@@ -54,6 +53,16 @@ impl<G: Game> Paranoid<G> {
     /// The game back.
     pub fn into_inner(self) -> G {
         self.game
+    }
+}
+
+/// A copy for another thread: the game's own.
+impl<G: Fork> Fork for Paranoid<G> {
+    fn fork(&self) -> Option<Self> {
+        Some(Paranoid {
+            game: self.game.fork()?,
+            ..*self
+        })
     }
 }
 

@@ -1,0 +1,258 @@
+/*
+ * Games of more than two players through the C API: mm_maxn_search and
+ * mm_paranoid_search on n-player Nim with points (as tests/players.rs has it: take 1 to 3
+ * sticks from a pile, a point a stick, 3 more for the last stick of all, another turn for
+ * emptying a pile) against plain max^n and plain paranoid minimax written here; and the
+ * statuses of games that break the n-player contract.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../include/minimax.h"
+#include "check.h"
+
+#define PILES 3
+#define BONUS 3
+
+typedef struct {
+    int piles[PILES];
+    int taken[MM_MAX_PLAYERS];
+    unsigned players, to_move;
+    unsigned movers[64];
+    int n_moves;
+    int last; /* who took the last stick, or -1 */
+    int bad_mover; /* a player number to give at ply 2 (0: none) */
+} take;
+
+static int take_moves(void *c, int64_t *out, size_t cap) {
+    take *g = c;
+    size_t n = 0;
+    for (int i = 0; i < PILES; i++)
+        for (int k = 1; k <= 3 && k <= g->piles[i]; k++) {
+            if (n == cap) return (int)cap + 1;
+            out[n++] = i * 4 + k;
+        }
+    return (int)n;
+}
+
+static int all_empty(const take *g) {
+    for (int i = 0; i < PILES; i++)
+        if (g->piles[i]) return 0;
+    return 1;
+}
+
+static void take_play(void *c, int64_t mv) {
+    take *g = c;
+    int pile = (int)(mv / 4), k = (int)(mv % 4);
+    unsigned mover = g->to_move;
+    g->movers[g->n_moves++] = mover;
+    g->piles[pile] -= k;
+    g->taken[mover] += k;
+    if (all_empty(g))
+        g->last = (int)mover;
+    else if (g->piles[pile] != 0)
+        g->to_move = (mover + 1) % g->players;
+}
+
+static void take_undo(void *c, int64_t mv) {
+    take *g = c;
+    int pile = (int)(mv / 4), k = (int)(mv % 4);
+    unsigned mover = g->movers[--g->n_moves];
+    g->piles[pile] += k;
+    g->taken[mover] -= k;
+    g->to_move = mover;
+    g->last = -1;
+}
+
+static uint32_t take_to_move(void *c) {
+    take *g = c;
+    if (g->bad_mover && g->n_moves == 2) return (uint32_t)g->bad_mover;
+    return g->to_move;
+}
+
+static bool take_scores(void *c, int32_t *scores, size_t n) {
+    take *g = c;
+    if (g->last < 0) return false;
+    for (size_t p = 0; p < n; p++) scores[p] = g->taken[p];
+    scores[g->last] += BONUS;
+    return true;
+}
+
+static void take_evaluations(void *c, int32_t *scores, size_t n) {
+    take *g = c;
+    for (size_t p = 0; p < n; p++) scores[p] = g->taken[p];
+}
+
+static bool take_bounds(void *c, int32_t *lo, int32_t *sum) {
+    take *g = c;
+    int total = BONUS;
+    for (int i = 0; i < PILES; i++) total += g->piles[i];
+    for (unsigned p = 0; p < g->players; p++) total += g->taken[p];
+    *lo = 0;
+    *sum = total;
+    return true;
+}
+
+static uint64_t take_hash(void *c) {
+    take *g = c;
+    uint64_t h = 1469598103934665603u;
+    for (int i = 0; i < PILES; i++) h = (h ^ (uint64_t)g->piles[i]) * 1099511628211u;
+    for (unsigned p = 0; p < g->players; p++) h = (h ^ (uint64_t)g->taken[p]) * 1099511628211u;
+    return (h ^ g->to_move) * 1099511628211u;
+}
+
+static void *take_copy(void *c) {
+    take *copy = malloc(sizeof(take));
+    if (copy) *copy = *(take *)c;
+    return copy;
+}
+
+static void take_free(void *c) { free(c); }
+
+static mm_game game_of(take *g) {
+    mm_game game;
+    mm_game_init(&game);
+    game.context = g;
+    game.moves = take_moves;
+    game.play = take_play;
+    game.undo = take_undo;
+    game.hash = take_hash;
+    game.copy_context = take_copy;
+    game.free_context = take_free;
+    game.players = g->players;
+    game.player_to_move = take_to_move;
+    game.player_scores = take_scores;
+    game.player_evaluations = take_evaluations;
+    game.player_bounds = take_bounds;
+    return game;
+}
+
+/* Plain max^n, ties to the first move: the scores into v, the move into *best. */
+static void brute_maxn(take *g, int32_t *v, int64_t *best) {
+    if (take_scores(g, v, g->players)) return;
+    int64_t moves[16];
+    int n = take_moves(g, moves, 16);
+    unsigned p = g->to_move;
+    int32_t child[MM_MAX_PLAYERS];
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t ignored;
+        take_play(g, moves[i]);
+        brute_maxn(g, child, &ignored);
+        take_undo(g, moves[i]);
+        if (!found || child[p] > v[p]) {
+            memcpy(v, child, sizeof child);
+            *best = moves[i];
+            found = 1;
+        }
+    }
+}
+
+/* Plain paranoid minimax: root's score when the others play against it. */
+static int brute_paranoid(take *g, unsigned root) {
+    int32_t v[MM_MAX_PLAYERS];
+    if (take_scores(g, v, g->players)) return v[root];
+    int64_t moves[16];
+    int n = take_moves(g, moves, 16);
+    int max = g->to_move == root, best = max ? -1000 : 1000;
+    for (int i = 0; i < n; i++) {
+        take_play(g, moves[i]);
+        int x = brute_paranoid(g, root);
+        take_undo(g, moves[i]);
+        if (max ? x > best : x < best) best = x;
+    }
+    return best;
+}
+
+static take position(int a, int b, int c, unsigned players, unsigned to_move) {
+    take g;
+    memset(&g, 0, sizeof g);
+    g.piles[0] = a;
+    g.piles[1] = b;
+    g.piles[2] = c;
+    g.players = players;
+    g.to_move = to_move % players;
+    g.last = -1;
+    return g;
+}
+
+static int positions;
+
+static void check_position(take g) {
+    int32_t want[MM_MAX_PLAYERS] = {0};
+    int64_t want_move = 0;
+    take plain = g;
+    brute_maxn(&plain, want, &want_move);
+    int want_paranoid = brute_paranoid(&plain, g.to_move);
+
+    mm_game game = game_of(&g);
+    mm_maxn_result r;
+    int64_t pv[64];
+    CHECK(mm_maxn_search(&game, NULL, &r, pv, 64) == MM_OK);
+    CHECK(r.has_move && r.best_move == want_move && r.proven && r.exact);
+    CHECK(r.players == g.players && pv[0] == r.best_move);
+    for (unsigned p = 0; p < g.players; p++) CHECK(r.scores[p] == want[p]);
+    CHECK(g.n_moves == 0);
+
+    mm_search_options opts;
+    mm_search_options_init(&opts);
+    opts.threads = positions % 2 ? 2 : 1;
+    opts.method = positions % 3 == 0 ? MM_SEARCH_EXACT : MM_SEARCH_PVS;
+    mm_search_result s;
+    CHECK(mm_paranoid_search(&game, &opts, &s, pv, 64) == MM_OK);
+    CHECK(s.value == want_paranoid && s.proven);
+    CHECK(g.n_moves == 0);
+    positions++;
+}
+
+static void statuses(void) {
+    take g = position(2, 3, 0, 3, 0);
+    mm_game game = game_of(&g);
+    mm_maxn_result r;
+    mm_search_result s;
+    /* A two-player search refuses a game of three. */
+    CHECK(mm_search(&game, NULL, &s, NULL, 0) == MM_ERR_NOT_TWO_PLAYERS);
+    mm_mcts *mcts = NULL;
+    mm_mcts_result m;
+    CHECK(mm_mcts_new(&mcts) == MM_OK);
+    CHECK(mm_mcts_search(mcts, &game, NULL, &m, NULL, 0) == MM_ERR_NOT_TWO_PLAYERS);
+    mm_mcts_free(mcts);
+    /* Too many players, or a mover out of range. */
+    game.players = MM_MAX_PLAYERS + 1;
+    CHECK(mm_maxn_search(&game, NULL, &r, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
+    CHECK(mm_paranoid_search(&game, NULL, &s, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
+    game.players = 3;
+    g.bad_mover = 7;
+    CHECK(mm_maxn_search(&game, NULL, &r, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
+    CHECK(mm_paranoid_search(&game, NULL, &s, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
+    CHECK(g.n_moves == 0);
+    g.bad_mover = 0;
+    /* max^n takes games of three players or more; the callbacks they need. */
+    game.players = 2;
+    CHECK(mm_maxn_search(&game, NULL, &r, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
+    game.players = 3;
+    game.player_scores = NULL;
+    CHECK(mm_maxn_search(&game, NULL, &r, NULL, 0) == MM_ERR_NULL_ARGUMENT);
+    game.player_scores = take_scores;
+    CHECK(mm_maxn_search(&game, NULL, NULL, NULL, 0) == MM_ERR_NULL_ARGUMENT);
+    /* A node limit: a legal move all the same. */
+    take big = position(5, 5, 5, 4, 0);
+    mm_game bigger = game_of(&big);
+    mm_maxn_options o;
+    CHECK(mm_maxn_options_init(&o) == MM_OK);
+    o.node_limit = 500;
+    CHECK(mm_maxn_search(&bigger, &o, &r, NULL, 0) == MM_OK);
+    CHECK(r.has_move && !r.proven && r.nodes <= 501);
+    CHECK(strstr(mm_error_message(MM_ERR_NOT_TWO_PLAYERS), "mm_maxn_search") != NULL);
+}
+
+int main(void) {
+    for (unsigned players = 3; players <= 4; players++)
+        for (int a = 1; a <= 4; a++)
+            for (int b = 0; b <= 4; b++)
+                for (int c = 0; c <= 2; c++) check_position(position(a, b, c, players, (unsigned)(a + b)));
+    statuses();
+    printf("players: %d positions, %d checks, failures %d\n", positions, checks, failures);
+    return failures != 0;
+}
