@@ -15,6 +15,7 @@ mod main_thread;
 mod mcts;
 mod moves;
 mod options;
+mod players;
 mod pygame;
 mod results;
 mod search;

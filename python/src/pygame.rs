@@ -33,6 +33,10 @@ struct Methods<'py> {
     priors: Option<Bound<'py, PyAny>>,
     noisy_moves: Option<Bound<'py, PyAny>>,
     null_move: Option<Bound<'py, PyAny>>,
+    /// A game of more than two players: `players()`, `to_move()` and `player_bounds()`.
+    players: Option<Bound<'py, PyAny>>,
+    to_move: Option<Bound<'py, PyAny>>,
+    player_bounds: Option<Bound<'py, PyAny>>,
 }
 
 /// The Python games being searched now, by address: one object searched from two
@@ -111,6 +115,9 @@ impl<'py, 'a> PyGame<'py, 'a> {
             priors: optional(obj, "priors")?,
             noisy_moves: optional(obj, "noisy_moves")?,
             null_move: optional(obj, "null_move")?,
+            players: optional(obj, "players")?,
+            to_move: optional(obj, "to_move")?,
+            player_bounds: optional(obj, "player_bounds")?,
         };
         Ok(PyGame {
             py: obj.py(),
@@ -223,6 +230,32 @@ fn score(v: &Bound<'_, PyAny>, name: &str) -> PyResult<i32> {
         )));
     }
     v.extract::<i32>()
+}
+
+/// The scores `name()` returned for a game of `out.len()` players: a sequence of as
+/// many ints.
+fn scores(v: &Bound<'_, PyAny>, name: &str, out: &mut [i32]) -> PyResult<()> {
+    let mut n = 0;
+    for x in v.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name}() returned {v}: in a game of {} players it gives a score for each, \
+             as a tuple of ints",
+            out.len()
+        ))
+    })? {
+        let x = x?;
+        if n < out.len() {
+            out[n] = score(&x, name)?;
+        }
+        n += 1;
+    }
+    if n != out.len() {
+        return Err(PyValueError::new_err(format!(
+            "{name}() returned {n} scores in a game of {} players",
+            out.len()
+        )));
+    }
+    Ok(())
 }
 
 /// The table's key for what `hash()` returned: an int, any size (taken modulo 2**64).
@@ -400,6 +433,33 @@ impl Game for PyGame<'_, '_> {
         };
         let listed = list(self.map, f, out);
         self.listed(listed)
+    }
+    fn players(&mut self) -> usize {
+        let f = self.f.players.clone();
+        self.ask_for(f, |v| v.extract::<usize>()).unwrap_or(2)
+    }
+    /// (A number no game has where `to_move()` failed: the search stops, and its
+    /// exception is raised.)
+    fn player_to_move(&mut self) -> usize {
+        let f = self.f.to_move.clone();
+        self.ask_for(f, |v| v.extract::<usize>())
+            .unwrap_or(usize::MAX)
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        let f = Some(self.f.outcome.clone());
+        self.ask_for(f, |v| scores(v, "outcome", out)).is_some()
+    }
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        if self.f.evaluate.is_none() {
+            self.unevaluated = true;
+            return;
+        }
+        let f = self.f.evaluate.clone();
+        self.ask_for(f, |v| scores(v, "evaluate", out));
+    }
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        let f = self.f.player_bounds.clone()?;
+        self.ask_for(Some(f), |v| v.extract::<(i32, i32)>())
     }
     fn null_move(&mut self) -> Option<Move> {
         let f = self.f.null_move.clone()?;

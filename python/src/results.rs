@@ -1,5 +1,6 @@
 //! The answers, as immutable Python objects whose moves are the game's own objects.
 
+use minimax::search::maxn::MaxnResult;
 use minimax::search::mcts::MctsResult as RustMcts;
 use minimax::search::{ANY_OUTCOME, FewerThreads, Move, SearchResult as RustResult};
 use pyo3::prelude::*;
@@ -37,6 +38,9 @@ pub struct SearchResult {
     pub threads: usize,
     /// Why fewer threads searched than asked for, or `None`.
     pub fewer_threads: Option<&'static str>,
+    /// max^n's scores, one a player (`value` is the first mover's); `None` for the
+    /// other methods.
+    pub scores: Option<Py<PyTuple>>,
 }
 
 #[pymethods]
@@ -97,6 +101,31 @@ impl SearchResult {
             elapsed: r.stats.elapsed.as_secs_f64(),
             threads: r.threads,
             fewer_threads: fewer(r.fewer_threads),
+            scores: None,
+        })
+    }
+
+    /// A max^n search's answer: `value` is the score of the player to move at the root.
+    pub fn of_maxn(py: Python<'_>, map: &MoveMap, r: MaxnResult, mover: usize) -> PyResult<Self> {
+        let pv =
+            r.pv.iter()
+                .map(|&m| object(py, map, Some(m)))
+                .collect::<PyResult<Vec<_>>>()?;
+        Ok(SearchResult {
+            best_move: object(py, map, r.best_move)?,
+            value: r.scores.get(mover).copied().unwrap_or(0),
+            expected: None,
+            exact: r.exact,
+            proven: r.proven,
+            plies_to_end: r.proven.then_some(r.pv.len() as u32),
+            depth: r.depth,
+            pv: PyTuple::new(py, pv)?.unbind(),
+            nodes: r.nodes,
+            leaves: r.leaves,
+            elapsed: r.elapsed.as_secs_f64(),
+            threads: 1,
+            fewer_threads: None,
+            scores: Some(PyTuple::new(py, &r.scores)?.unbind()),
         })
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicI32;
 
-use minimax::search::Method;
+use minimax::search::{Game, Method};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -12,6 +12,7 @@ use crate::games;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
 use crate::options::{self, SearchArgs};
+use crate::players;
 use crate::pygame::PyGame;
 use crate::results::SearchResult;
 
@@ -22,7 +23,9 @@ use crate::results::SearchResult;
 /// `noisy_moves()`, `null_move()`), searched on the calling thread. An exception in one of
 /// its methods stops the search and is raised again, the game back in its position.
 /// `method` and `killers` left out are "alphabeta" and no killer moves for a native
-/// game, "pvs" with killer moves for a Python one.
+/// game, "pvs" with killer moves for a Python one. A Python game of more than two
+/// players (`players()`, `to_move()`, tuples of scores) is searched by `method="maxn"`
+/// or `method="paranoid"` (docs/python.md).
 #[pyfunction]
 #[pyo3(signature = (
     game, method = None, depth = None, time = None, nodes = None, threads = 1,
@@ -58,8 +61,10 @@ pub fn search(
         Some(d) => return Err(PyValueError::new_err(format!("depth={d} is negative"))),
     };
     let nodes = options::node_limit(nodes)?;
+    let family = players::family(method);
+    let two_player_method = if family.is_some() { None } else { method };
     let mut args = SearchArgs {
-        method: options::method(method.unwrap_or("alphabeta"))?,
+        method: options::method(two_player_method.unwrap_or("alphabeta"))?,
         depth,
         time: options::seconds(time)?,
         nodes,
@@ -81,6 +86,15 @@ pub fn search(
         // written for both, 0.8x without them).
         deepening: deepening.unwrap_or(depth.is_none() || time.is_some() || nodes != 0),
     };
+    if let Some(family) = family {
+        if games::is_native(game) || game.cast::<cgame::CGame>().is_ok() {
+            return Err(PyTypeError::new_err(format!(
+                "method='{}' searches Python games of 3 to 8 players; this native game has two",
+                method.unwrap_or_default()
+            )));
+        }
+        return players::search(py, game, family, &args);
+    }
     let mut map = MoveMap::default();
     if let Some(result) = games::search(game, &args)? {
         return SearchResult::new(py, &map, result);
@@ -101,6 +115,13 @@ pub fn search(
     let _running = Running::start(py, &stop);
     let deferred = Deferred::install(py)?;
     let mut adapter = PyGame::new(game, args.view, &mut map, &stop, deferred.active())?;
+    let players = adapter.players();
+    if players != 2 {
+        if adapter.failed() {
+            return Err(adapter.finish(Ok(())).expect_err("a method failed"));
+        }
+        return Err(players::not_two_players(players));
+    }
     let mut options = args.options(&stop);
     // A Python game's node costs microseconds, a table probe nanoseconds: every node
     // reads the table first, those near the depth limit too (`table_first` implies

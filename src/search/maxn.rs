@@ -105,8 +105,12 @@ pub struct MaxnResult {
     pub pv: Vec<Move>,
     /// Positions visited, over every iteration.
     pub nodes: u64,
+    /// Positions scored: final, or evaluated at the depth limit.
+    pub leaves: u64,
     /// Moves left unsearched by pruning.
     pub cutoffs: u64,
+    /// The wall time of the call.
+    pub elapsed: Duration,
 }
 
 /// Why an iteration stopped.
@@ -135,6 +139,7 @@ struct Searcher<'g, 'o, G: Game> {
     /// Each score's least and the sum's most, when the game gives them and pruning is on.
     bounds: Option<(i64, i64)>,
     nodes: u64,
+    leaves: u64,
     cutoffs: u64,
     /// Whether a line of this iteration stopped at the depth limit.
     horizon: bool,
@@ -172,6 +177,7 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
         two,
         bounds,
         nodes: 0,
+        leaves: 0,
         cutoffs: 0,
         horizon: false,
         lists: Vec::new(),
@@ -185,7 +191,9 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
         depth: 0,
         pv: Vec::new(),
         nodes: 0,
+        leaves: 0,
         cutoffs: 0,
+        elapsed: Duration::ZERO,
     };
     let mut depth = if opts.iterative_deepening {
         1.min(opts.max_depth)
@@ -222,7 +230,9 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
         }
     }
     result.nodes = s.nodes;
+    result.leaves = s.leaves;
     result.cutoffs = s.cutoffs;
+    result.elapsed = s.start.elapsed();
     Ok(result)
 }
 
@@ -348,9 +358,11 @@ impl<G: Game> Searcher<'_, '_, G> {
             return Err(GameError::ChanceNode.into());
         }
         if self.final_scores(ply, out)? {
+            self.leaves += 1;
             return Ok(());
         }
         if depth == 0 {
+            self.leaves += 1;
             self.horizon = true;
             self.evaluations(ply, out)?;
             return Ok(());

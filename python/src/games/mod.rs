@@ -432,6 +432,11 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Sea
     this.kind.search(AlphaBeta { py, args }).map(Some)
 }
 
+/// Whether `game` is a native game (all of which have two players).
+pub fn is_native(game: &Bound<'_, PyAny>) -> bool {
+    game.cast::<Native>().is_ok()
+}
+
 /// An MCTS search of `game` if it is a native game (`None` if it is not).
 pub fn mcts(
     game: &Bound<'_, PyAny>,

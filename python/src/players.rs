@@ -1,0 +1,118 @@
+//! `search(game, method="maxn")` and `method="paranoid"`: a Python game of more than two
+//! players (`players()`, `to_move()`, `outcome()` and `evaluate()` giving a tuple of
+//! scores, optionally `player_bounds()`), searched on the calling thread.
+
+use std::sync::atomic::AtomicI32;
+
+use minimax::search::maxn::{self, MaxnOptions};
+use minimax::search::paranoid::Paranoid;
+use minimax::search::{Game, Method};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+
+use crate::exit::Running;
+use crate::interrupt::Deferred;
+use crate::moves::MoveMap;
+use crate::options::SearchArgs;
+use crate::pygame::PyGame;
+use crate::results::SearchResult;
+
+/// The n-player methods, by the name `search()` takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Maxn,
+    Paranoid,
+}
+
+/// The n-player method `name` names, if it names one.
+pub fn family(name: Option<&str>) -> Option<Family> {
+    match name? {
+        "maxn" => Some(Family::Maxn),
+        "paranoid" => Some(Family::Paranoid),
+        _ => None,
+    }
+}
+
+/// A `TypeError` for a game of more than two players given to a two-player method.
+pub fn not_two_players(players: usize) -> PyErr {
+    PyTypeError::new_err(format!(
+        "the game has {players} players: search it with method='maxn' or method='paranoid'"
+    ))
+}
+
+/// Searches the Python game `game` by `family` with `args` (the engine's options for
+/// paranoid, the limits and depth for max^n).
+pub fn search(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    family: Family,
+    args: &SearchArgs,
+) -> PyResult<SearchResult> {
+    let stop = AtomicI32::new(0);
+    let _running = Running::start(py, &stop);
+    let deferred = Deferred::install(py)?;
+    let mut map = MoveMap::default();
+    let mut adapter = PyGame::new(game, args.view, &mut map, &stop, deferred.active())?;
+    let players = adapter.players();
+    let mover = adapter.player_to_move();
+    if adapter.failed() {
+        return Err(adapter.finish(Ok(())).expect_err("a method failed"));
+    }
+    if players < 3 {
+        return Err(PyTypeError::new_err(format!(
+            "method='{}' searches games of 3 to 8 players (players() gives how many); this \
+             one has {players}",
+            if family == Family::Maxn {
+                "maxn"
+            } else {
+                "paranoid"
+            }
+        )));
+    }
+    match family {
+        Family::Maxn => {
+            let opts = MaxnOptions {
+                max_depth: args.depth.unwrap_or(u32::MAX),
+                iterative_deepening: args.deepening,
+                node_limit: args.nodes,
+                time_limit: args.time,
+                stop: Some(&stop),
+                shallow_pruning: true,
+            };
+            let r = maxn::search(&mut adapter, &opts);
+            let unevaluated = adapter.unevaluated;
+            let r = adapter.finish(r)?;
+            check_evaluated(unevaluated, r.proven, r.depth)?;
+            SearchResult::of_maxn(py, &map, r, mover)
+        }
+        Family::Paranoid => {
+            let mut args = *args;
+            args.method = Method::Pvs;
+            args.killers = true;
+            let mut options = args.options(&stop);
+            options.table_first = true;
+            let mut view = match Paranoid::new(adapter) {
+                Ok(view) => view,
+                Err(e) => return Err(crate::errors::from_status(e)),
+            };
+            let r = minimax::search::search(&mut view, &mut options);
+            let adapter = view.into_inner();
+            let unevaluated = adapter.unevaluated;
+            let r = adapter.finish(r)?;
+            check_evaluated(unevaluated, r.proven, r.depth)?;
+            SearchResult::new(py, &map, r)
+        }
+    }
+}
+
+/// A search that scored positions at a depth limit where the game has no `evaluate()`
+/// is a `TypeError`, as for two players.
+fn check_evaluated(unevaluated: bool, proven: bool, depth: u32) -> PyResult<()> {
+    if unevaluated && !proven {
+        return Err(PyTypeError::new_err(format!(
+            "the search stopped at depth {depth} and scored positions there, but the game \
+             has no evaluate(): give it one, or search without a depth or node or time limit"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+"""Games of more than two players: search(method="maxn") and method="paranoid" against a
+plain max^n and a plain paranoid minimax written here, and the errors of games that break
+the n-player contract."""
+
+import itertools
+
+import pytest
+
+import libminimax
+
+BONUS = 3
+
+
+class Take:
+    """n-player Nim with points: take 1 to 3 sticks from a pile, a point a stick, 3 more
+    for the last stick of all; emptying a pile (not the last) gives another turn."""
+
+    def __init__(self, piles, players, to_move=0):
+        self.piles = list(piles)
+        self.taken = [0] * players
+        self.mover = to_move % players
+        self.history = []
+        self.last = None
+
+    def players(self):
+        return len(self.taken)
+
+    def to_move(self):
+        return self.mover
+
+    def moves(self):
+        return [(i, k) for i, p in enumerate(self.piles) for k in range(1, min(3, p) + 1)]
+
+    def play(self, move):
+        i, k = move
+        self.history.append(self.mover)
+        self.piles[i] -= k
+        self.taken[self.mover] += k
+        if not any(self.piles):
+            self.last = self.mover
+        elif self.piles[i]:
+            self.mover = (self.mover + 1) % len(self.taken)
+
+    def undo(self, move):
+        i, k = move
+        self.mover = self.history.pop()
+        self.piles[i] += k
+        self.taken[self.mover] -= k
+        self.last = None
+
+    def outcome(self):
+        if self.last is None:
+            return None
+        scores = list(self.taken)
+        scores[self.last] += BONUS
+        return tuple(scores)
+
+    def evaluate(self):
+        return tuple(self.taken)
+
+    def hash(self):
+        return hash((tuple(self.piles), tuple(self.taken), self.mover))
+
+    def player_bounds(self):
+        return (0, sum(self.piles) + sum(self.taken) + BONUS)
+
+
+def brute_maxn(g):
+    """Plain max^n: the scores, and the first move best for the mover."""
+    final = g.outcome()
+    if final is not None:
+        return final, None
+    p, best, best_move = g.to_move(), None, None
+    for m in g.moves():
+        g.play(m)
+        v, _ = brute_maxn(g)
+        g.undo(m)
+        if best is None or v[p] > best[p]:
+            best, best_move = v, m
+    return best, best_move
+
+
+def brute_paranoid(g, root):
+    final = g.outcome()
+    if final is not None:
+        return final[root]
+    values = []
+    for m in g.moves():
+        g.play(m)
+        values.append(brute_paranoid(g, root))
+        g.undo(m)
+    return max(values) if g.to_move() == root else min(values)
+
+
+def positions():
+    for players, a, b, c in itertools.product([3, 4], range(1, 4), range(0, 4), range(0, 3)):
+        yield Take([p for p in (a, b, c) if p], players, a + b)
+
+
+def test_maxn_and_paranoid_equal_the_brute_force():
+    count = 0
+    for g in positions():
+        scores, move = brute_maxn(g)
+        r = libminimax.search(g, method="maxn")
+        assert (r.scores, r.best_move, r.proven) == (scores, move, True), g.piles
+        assert r.value == scores[g.to_move()] and r.pv[0] == move
+        want = brute_paranoid(g, g.to_move())
+        r = libminimax.search(g, method="paranoid")
+        assert (r.value, r.proven, r.scores) == (want, True, None), g.piles
+        assert g.history == []
+        count += 1
+    assert count == 72
+
+
+def test_at_a_depth_the_evaluations_score():
+    g = Take([3, 3, 3], 3)
+    r = libminimax.search(g, method="maxn", depth=1)
+    # After one move the mover has what it took: 3 sticks, the most it can.
+    assert r.scores == (3, 0, 0) and r.depth == 1 and not r.proven
+
+
+def test_two_player_methods_refuse_a_game_of_three():
+    with pytest.raises(TypeError, match="3 players: search it with method='maxn'"):
+        libminimax.search(Take([2, 2], 3))
+    with pytest.raises(TypeError, match="this native game has two"):
+        libminimax.search(libminimax.games.TicTacToe(), method="maxn")
+
+
+def test_games_that_break_the_contract():
+    class Short(Take):
+        def outcome(self):
+            v = super().outcome()
+            return None if v is None else v[:2]
+
+    g = Short([2, 1], 3)
+    with pytest.raises(ValueError, match="outcome\\(\\) returned 2 scores in a game of 3 players"):
+        libminimax.search(g, method="maxn")
+    assert g.history == []
+
+    class Lost(Take):
+        def to_move(self):
+            return 5 if self.history else self.mover
+
+    with pytest.raises(libminimax.BadPlayerError):
+        libminimax.search(Lost([2, 2], 3), method="maxn")
+    with pytest.raises(libminimax.BadPlayerError):
+        libminimax.search(Lost([2, 2], 3), method="paranoid")
+
+    class Raising(Take):
+        def play(self, move):
+            if len(self.history) == 2:
+                raise KeyError("from play")
+            super().play(move)
+
+    g = Raising([3, 2], 3)
+    with pytest.raises(KeyError, match="from play"):
+        libminimax.search(g, method="maxn")
+    assert g.history == [] and g.piles == [3, 2]
+    with pytest.raises(TypeError, match="games of 3 to 8 players"):
+        libminimax.search(Take([2], 2), method="paranoid")
