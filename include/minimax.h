@@ -337,6 +337,11 @@ typedef enum mm_status {
    * search: use `mm_maxn_search` or `mm_paranoid_search`.
    */
   MM_ERR_NOT_TWO_PLAYERS = 61,
+  /**
+   * Best-reply search needed the game to pass the turn (`null_move`) where it gave no
+   * pass.
+   */
+  MM_ERR_GAME_NO_PASS = 62,
 } mm_status;
 
 /**
@@ -1933,6 +1938,24 @@ enum mm_status mm_paranoid_search(const struct mm_game *game,
                                   struct mm_search_result *out,
                                   int64_t *pv,
                                   size_t pv_cap);
+
+/**
+ * Best-reply search (Schadd and Winands, 2011) of a game of `players` 3 to 8: between
+ * two turns of the player to move (MAX), only the one opponent whose move is worst for
+ * it moves, the others passing; with `mm_search`'s options and result, the value in
+ * that player's terms. The passes are the game's `null_move` (a pass hands the turn to
+ * the next player), required where an opponent passes (`MM_ERR_GAME_NO_PASS`). The
+ * principal variation's first move is a move of the game; past it, the line holds the
+ * search's own numbers for the replies, not moves. Otherwise as `mm_paranoid_search`.
+ *
+ * # Safety
+ * As `mm_search`.
+ */
+enum mm_status mm_best_reply_search(const struct mm_game *game,
+                                    const struct mm_search_options *options,
+                                    struct mm_search_result *out,
+                                    int64_t *pv,
+                                    size_t pv_cap);
 
 /**
  * Searches the game from its current position. `options` may be NULL for the defaults.

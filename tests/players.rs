@@ -4,6 +4,7 @@
 
 use std::sync::atomic::AtomicI32;
 
+use minimax::search::best_reply::BestReply;
 use minimax::search::maxn::{self, MaxnOptions};
 use minimax::search::paranoid::Paranoid;
 use minimax::search::{Game, GameError, Method, Move, Options, search, search_parallel};
@@ -50,8 +51,13 @@ impl Game for Take {
         Ok(())
     }
     fn play(&mut self, mv: Move) {
-        let (pile, n) = ((mv / 4) as usize, (mv % 4) as u8);
         let mover = self.to_move;
+        if mv == PASS {
+            self.movers.push(mover);
+            self.to_move = (mover + 1) % self.taken.len();
+            return;
+        }
+        let (pile, n) = ((mv / 4) as usize, (mv % 4) as u8);
         self.movers.push(mover);
         self.piles[pile] -= n;
         self.taken[mover] += n as i32;
@@ -62,8 +68,12 @@ impl Game for Take {
         }
     }
     fn undo(&mut self, mv: Move) {
-        let (pile, n) = ((mv / 4) as usize, (mv % 4) as u8);
         let mover = self.movers.pop().unwrap();
+        self.to_move = mover;
+        if mv == PASS {
+            return;
+        }
+        let (pile, n) = ((mv / 4) as usize, (mv % 4) as u8);
         self.piles[pile] += n;
         self.taken[mover] -= n as i32;
         self.to_move = mover;
@@ -105,7 +115,15 @@ impl Game for Take {
     fn player_bounds(&mut self) -> Option<(i32, i32)> {
         Some((0, self.total() + BONUS))
     }
+    /// A pass hands the turn to the next player (best-reply search passes for the
+    /// opponents that do not reply).
+    fn null_move(&mut self) -> Option<Move> {
+        self.last.is_none().then_some(PASS)
+    }
 }
+
+/// Take's pass.
+const PASS: Move = -1;
 
 /// A random game tree of n players: a position is the hash of its path; 2 to 4 moves;
 /// final at a depth of 3 to 6 or, from ply 2, when a hash is 0 mod 7; scores and
@@ -612,4 +630,148 @@ fn a_line_of_200000_plies_is_searched_to_its_end() {
     let r = maxn::search(&mut Line(0), &opts).unwrap();
     assert_eq!(r.scores, vec![0, 1, 0]); // the 200,000th move is player 1's (199,999 % 3)
     assert!(r.proven && r.pv.len() == 200_000);
+}
+
+/// Plain best-reply search over Take, written apart: `root` maximises its score at its
+/// turns; between two of them, the one reply of any opponent (the others passing) that
+/// is worst for it, the players before the replier passing first.
+fn brute_brs(g: &mut Take, root: usize, depth: u32) -> i32 {
+    let mut v = vec![0; g.taken.len()];
+    if g.player_scores(&mut v) {
+        return v[root];
+    }
+    if depth == 0 {
+        return g.taken[root];
+    }
+    let mut moves = Vec::new();
+    if g.to_move == root {
+        g.moves(&mut moves).unwrap();
+        return moves
+            .into_iter()
+            .map(|m| {
+                g.play(m);
+                let x = brute_brs(g, root, depth - 1);
+                g.undo(m);
+                x
+            })
+            .max()
+            .unwrap();
+    }
+    // The opponents in turn: `before` of them pass, the next replies, the rest pass.
+    let mut best = i32::MAX;
+    let mut before = 0;
+    while g.to_move != root {
+        moves.clear();
+        g.moves(&mut moves).unwrap();
+        for &m in &moves {
+            g.play(m);
+            let mut after = 0;
+            while g.last.is_none() && g.to_move != root {
+                g.play(PASS);
+                after += 1;
+            }
+            best = best.min(brute_brs(g, root, depth - 1));
+            for _ in 0..after {
+                g.undo(PASS);
+            }
+            g.undo(m);
+        }
+        g.play(PASS);
+        before += 1;
+    }
+    for _ in 0..before {
+        g.undo(PASS);
+    }
+    best
+}
+
+#[test]
+fn best_reply_equals_the_brute_force_in_every_method() {
+    let methods = [
+        Method::AlphaBeta,
+        Method::Pvs,
+        Method::Exact,
+        Method::Minimax,
+    ];
+    let mut checked = 0;
+    // The brute force is slow beyond 8 sticks (a MIN layer holds every opponent's moves).
+    let small = take_positions().into_iter().filter(|g| g.total() <= 8);
+    for (i, g) in small.enumerate() {
+        let root = g.to_move;
+        let mut plain = g.clone();
+        let want = brute_brs(&mut plain, root, u32::MAX);
+        let mut view = BestReply::new(g.clone()).unwrap();
+        assert_eq!(view.root_player(), root);
+        let method = methods[i % methods.len()];
+        let mut opts = Options {
+            method,
+            table_bytes: [0, 1 << 16][i % 2],
+            ..Options::default()
+        };
+        let r = search(&mut view, &mut opts).unwrap();
+        assert_eq!(
+            (r.value, r.proven),
+            (want, true),
+            "{:?} {method:?}",
+            g.piles
+        );
+        assert_eq!(view.game().movers.len(), 0);
+        if i % 3 == 0 {
+            let want = brute_brs(&mut plain, root, 2);
+            let opts = &mut Options {
+                max_depth: 2,
+                ..Options::default()
+            };
+            assert_eq!(
+                search(&mut view, opts).unwrap().value,
+                want,
+                "{:?} depth 2",
+                g.piles
+            );
+        }
+        if i % 7 == 0 {
+            let opts = &mut Options {
+                threads: 2,
+                ..Options::default()
+            };
+            assert_eq!(search_parallel(&mut view, opts).unwrap().value, want);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 200, "{checked}");
+}
+
+#[test]
+fn best_reply_needs_a_pass() {
+    struct NoPass(Take);
+    impl Game for NoPass {
+        fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+            self.0.moves(out)
+        }
+        fn play(&mut self, mv: Move) {
+            self.0.play(mv)
+        }
+        fn undo(&mut self, mv: Move) {
+            self.0.undo(mv)
+        }
+        fn outcome(&mut self) -> Option<i32> {
+            None
+        }
+        fn evaluate(&mut self) -> i32 {
+            0
+        }
+        fn players(&mut self) -> usize {
+            self.0.taken.len()
+        }
+        fn player_to_move(&mut self) -> usize {
+            self.0.to_move
+        }
+        fn player_scores(&mut self, out: &mut [i32]) -> bool {
+            self.0.player_scores(out)
+        }
+    }
+    let mut view = BestReply::new(NoPass(Take::new(&[3, 3], 3))).unwrap();
+    let r = search(&mut view, &mut Options::default());
+    assert_eq!(r.map(|r| r.value), Err(GameError::NoPass));
+    assert_eq!(view.game().0.movers.len(), 0);
 }

@@ -8,5 +8,8 @@ mod common;
 #[test]
 fn players_from_c() {
     let summary = common::run_c_test("players");
-    assert!(summary.starts_with("players: 120 positions"), "{summary}");
+    assert!(
+        summary.starts_with("players: 120 positions (60 with best-reply"),
+        "{summary}"
+    );
 }

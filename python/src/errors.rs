@@ -124,8 +124,15 @@ create_exception!(
     "An n-player game gave a player count outside 2 to 8, or a player to move outside it."
 );
 
+create_exception!(
+    libminimax,
+    NoPassError,
+    GameError,
+    "Best-reply search needed the game to pass the turn (null_move()) where it gave no pass."
+);
+
 /// Every status a search reports as a `GameError`.
-pub const ALL: [Status; 23] = [
+pub const ALL: [Status; 24] = [
     Status::TooManyMoves,
     Status::NegativeMoveCount,
     Status::ScoreOutOfRange,
@@ -149,6 +156,7 @@ pub const ALL: [Status; 23] = [
     Status::EvaluatorFailed,
     Status::BadBatchOptions,
     Status::BadPlayer,
+    Status::NoPass,
 ];
 
 /// The exception for a status, with the library's message.
@@ -163,6 +171,7 @@ pub fn from_status(status: Status) -> PyErr {
         Status::BadActionIndex => BadActionIndexError::new_err(message),
         Status::BadEvaluation => BadEvaluationError::new_err(message),
         Status::BadPlayer => BadPlayerError::new_err(message),
+        Status::NoPass => NoPassError::new_err(message),
         Status::ScoreOutOfRange => ScoreOutOfRangeError::new_err(message),
         Status::NoMovesNotOver => NoMovesNotOverError::new_err(message),
         Status::BadBounds => BadBoundsError::new_err(message),
@@ -211,6 +220,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BadActionIndexError", py.get_type::<BadActionIndexError>())?;
     m.add("BadEvaluationError", py.get_type::<BadEvaluationError>())?;
     m.add("BadPlayerError", py.get_type::<BadPlayerError>())?;
+    m.add("NoPassError", py.get_type::<NoPassError>())?;
     m.add(
         "NegativeMoveCountError",
         py.get_type::<NegativeMoveCountError>(),

@@ -43,7 +43,7 @@ pub fn method(name: &str) -> PyResult<Method> {
         _ => {
             return Err(PyValueError::new_err(format!(
                 "method='{name}' is not one of 'minimax', 'alphabeta', 'pvs', 'exact', \
-                 'expectimax', 'star1', 'star2', 'maxn', 'paranoid'"
+                 'expectimax', 'star1', 'star2', 'maxn', 'paranoid', 'best_reply'"
             )));
         }
     })

@@ -1,9 +1,10 @@
-//! `search(game, method="maxn")` and `method="paranoid"`: a Python game of more than two
-//! players (`players()`, `to_move()`, `outcome()` and `evaluate()` giving a tuple of
+//! `search(game, method="maxn")`, `method="paranoid"` and `method="best_reply"`: a
+//! Python game of more than two players (`players()`, `to_move()`, `outcome()` and `evaluate()` giving a tuple of
 //! scores, optionally `player_bounds()`), searched on the calling thread.
 
 use std::sync::atomic::AtomicI32;
 
+use minimax::search::best_reply::BestReply;
 use minimax::search::maxn::{self, MaxnOptions};
 use minimax::search::paranoid::Paranoid;
 use minimax::search::{Game, Method};
@@ -22,6 +23,7 @@ use crate::results::SearchResult;
 pub enum Family {
     Maxn,
     Paranoid,
+    BestReply,
 }
 
 /// The n-player method `name` names, if it names one.
@@ -29,6 +31,7 @@ pub fn family(name: Option<&str>) -> Option<Family> {
     match name? {
         "maxn" => Some(Family::Maxn),
         "paranoid" => Some(Family::Paranoid),
+        "best_reply" => Some(Family::BestReply),
         _ => None,
     }
 }
@@ -36,7 +39,8 @@ pub fn family(name: Option<&str>) -> Option<Family> {
 /// A `TypeError` for a game of more than two players given to a two-player method.
 pub fn not_two_players(players: usize) -> PyErr {
     PyTypeError::new_err(format!(
-        "the game has {players} players: search it with method='maxn' or method='paranoid'"
+        "the game has {players} players: search it with method='maxn', 'paranoid' or \
+         'best_reply'"
     ))
 }
 
@@ -62,10 +66,10 @@ pub fn search(
         return Err(PyTypeError::new_err(format!(
             "method='{}' searches games of 3 to 8 players (players() gives how many); this \
              one has {players}",
-            if family == Family::Maxn {
-                "maxn"
-            } else {
-                "paranoid"
+            match family {
+                Family::Maxn => "maxn",
+                Family::Paranoid => "paranoid",
+                Family::BestReply => "best_reply",
             }
         )));
     }
@@ -100,6 +104,26 @@ pub fn search(
             let unevaluated = adapter.unevaluated;
             let r = adapter.finish(r)?;
             check_evaluated(unevaluated, r.proven, r.depth)?;
+            SearchResult::new(py, &map, r)
+        }
+        Family::BestReply => {
+            let mut args = *args;
+            args.method = Method::Pvs;
+            args.killers = true;
+            let mut options = args.options(&stop);
+            options.table_first = true;
+            let mut view = match BestReply::new(adapter) {
+                Ok(view) => view,
+                Err(e) => return Err(crate::errors::from_status(e)),
+            };
+            let r = minimax::search::search(&mut view, &mut options);
+            let adapter = view.into_inner();
+            let unevaluated = adapter.unevaluated;
+            let mut r = adapter.finish(r)?;
+            check_evaluated(unevaluated, r.proven, r.depth)?;
+            // The view numbers a layer of replies 0, 1, ...: of the line, only its first
+            // move, the root mover's own, is a move of the game.
+            r.pv.truncate(1);
             SearchResult::new(py, &map, r)
         }
     }

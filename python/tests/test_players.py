@@ -9,6 +9,7 @@ import pytest
 import libminimax
 
 BONUS = 3
+PASS = "pass"
 
 
 class Take:
@@ -32,8 +33,11 @@ class Take:
         return [(i, k) for i, p in enumerate(self.piles) for k in range(1, min(3, p) + 1)]
 
     def play(self, move):
-        i, k = move
         self.history.append(self.mover)
+        if move == PASS:
+            self.mover = (self.mover + 1) % len(self.taken)
+            return
+        i, k = move
         self.piles[i] -= k
         self.taken[self.mover] += k
         if not any(self.piles):
@@ -42,8 +46,10 @@ class Take:
             self.mover = (self.mover + 1) % len(self.taken)
 
     def undo(self, move):
-        i, k = move
         self.mover = self.history.pop()
+        if move == PASS:
+            return
+        i, k = move
         self.piles[i] += k
         self.taken[self.mover] -= k
         self.last = None
@@ -63,6 +69,9 @@ class Take:
 
     def player_bounds(self):
         return (0, sum(self.piles) + sum(self.taken) + BONUS)
+
+    def null_move(self):
+        return PASS if self.last is None else None
 
 
 def brute_maxn(g):
@@ -92,6 +101,39 @@ def brute_paranoid(g, root):
     return max(values) if g.to_move() == root else min(values)
 
 
+def brute_best_reply(g, root):
+    """Plain best-reply search: between two of root's turns, the one reply of any
+    opponent (the players before it passing, those after it too) worst for root."""
+    final = g.outcome()
+    if final is not None:
+        return final[root]
+    if g.to_move() == root:
+        values = []
+        for m in g.moves():
+            g.play(m)
+            values.append(brute_best_reply(g, root))
+            g.undo(m)
+        return max(values)
+    best, passed = None, 0
+    while g.to_move() != root:
+        for m in g.moves():
+            g.play(m)
+            after = 0
+            while g.outcome() is None and g.to_move() != root:
+                g.play(PASS)
+                after += 1
+            x = brute_best_reply(g, root)
+            for _ in range(after):
+                g.undo(PASS)
+            g.undo(m)
+            best = x if best is None else min(best, x)
+        g.play(PASS)
+        passed += 1
+    for _ in range(passed):
+        g.undo(PASS)
+    return best
+
+
 def positions():
     for players, a, b, c in itertools.product([3, 4], range(1, 4), range(0, 4), range(0, 3)):
         yield Take([p for p in (a, b, c) if p], players, a + b)
@@ -108,6 +150,12 @@ def test_maxn_and_paranoid_equal_the_brute_force():
         r = libminimax.search(g, method="paranoid")
         assert (r.value, r.proven, r.scores) == (want, True, None), g.piles
         assert g.history == []
+        if sum(g.piles) <= 6:
+            want = brute_best_reply(g, g.to_move())
+            r = libminimax.search(g, method="best_reply")
+            assert (r.value, r.proven) == (want, True), g.piles
+            assert r.best_move in g.moves() and r.pv == (r.best_move,)
+            assert g.history == []
         count += 1
     assert count == 72
 
@@ -120,7 +168,7 @@ def test_at_a_depth_the_evaluations_score():
 
 
 def test_two_player_methods_refuse_a_game_of_three():
-    with pytest.raises(TypeError, match="3 players: search it with method='maxn'"):
+    with pytest.raises(TypeError, match="3 players: search it with method='maxn', 'paranoid' or 'best_reply'"):
         libminimax.search(Take([2, 2], 3))
     with pytest.raises(TypeError, match="this native game has two"):
         libminimax.search(libminimax.games.TicTacToe(), method="maxn")
@@ -145,6 +193,15 @@ def test_games_that_break_the_contract():
         libminimax.search(Lost([2, 2], 3), method="maxn")
     with pytest.raises(libminimax.BadPlayerError):
         libminimax.search(Lost([2, 2], 3), method="paranoid")
+
+    class Stuck(Take):
+        def null_move(self):
+            return None
+
+    g = Stuck([2, 2], 3)
+    with pytest.raises(libminimax.NoPassError):
+        libminimax.search(g, method="best_reply")
+    assert g.history == []
 
     class Raising(Take):
         def play(self, move):

@@ -1,6 +1,6 @@
 //! Games of more than two players from C: `mm_maxn_search` (max^n, with its options and
-//! result) and `mm_paranoid_search` (the root's mover against the others, by the
-//! two-player engine with `mm_search`'s options and result).
+//! result), and `mm_paranoid_search` and `mm_best_reply_search` (the root's mover against
+//! the others, by the two-player engine with `mm_search`'s options and result).
 
 use std::sync::atomic::AtomicI32;
 use std::time::Duration;
@@ -12,6 +12,7 @@ use super::options::mm_search_options;
 use super::result::mm_search_result;
 use super::search::search_with;
 use super::status::mm_status::{self, *};
+use crate::search::best_reply::BestReply;
 use crate::search::maxn::{self, MAX_PLAYERS, MaxnOptions};
 use crate::search::paranoid::Paranoid;
 
@@ -205,6 +206,29 @@ pub unsafe extern "C" fn mm_paranoid_search(
     pv_cap: usize,
 ) -> mm_status {
     let adapt = |g: CGame| Paranoid::new(g).map_err(mm_status::from);
+    // SAFETY: the caller's guarantees, passed on.
+    unsafe { search_with(game, options, out, pv, pv_cap, CGame::new_players, adapt) }
+}
+
+/// Best-reply search (Schadd and Winands, 2011) of a game of `players` 3 to 8: between
+/// two turns of the player to move (MAX), only the one opponent whose move is worst for
+/// it moves, the others passing; with `mm_search`'s options and result, the value in
+/// that player's terms. The passes are the game's `null_move` (a pass hands the turn to
+/// the next player), required where an opponent passes (`MM_ERR_GAME_NO_PASS`). The
+/// principal variation's first move is a move of the game; past it, the line holds the
+/// search's own numbers for the replies, not moves. Otherwise as `mm_paranoid_search`.
+///
+/// # Safety
+/// As `mm_search`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mm_best_reply_search(
+    game: *const mm_game,
+    options: *const mm_search_options,
+    out: *mut mm_search_result,
+    pv: *mut i64,
+    pv_cap: usize,
+) -> mm_status {
+    let adapt = |g: CGame| BestReply::new(g).map_err(mm_status::from);
     // SAFETY: the caller's guarantees, passed on.
     unsafe { search_with(game, options, out, pv, pv_cap, CGame::new_players, adapt) }
 }

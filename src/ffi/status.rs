@@ -164,12 +164,15 @@ pub enum mm_status {
     /// A game of more than two players (`players` in `mm_game`) given to a two-player
     /// search: use `mm_maxn_search` or `mm_paranoid_search`.
     MM_ERR_NOT_TWO_PLAYERS = 61,
+    /// Best-reply search needed the game to pass the turn (`null_move`) where it gave no
+    /// pass.
+    MM_ERR_GAME_NO_PASS = 62,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 62] = [
+const ALL: [mm_status; 63] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -232,6 +235,7 @@ const ALL: [mm_status; 62] = [
     MM_ERR_BAD_BATCH_OPTIONS,
     MM_ERR_GAME_BAD_PLAYER,
     MM_ERR_NOT_TWO_PLAYERS,
+    MM_ERR_GAME_NO_PASS,
 ];
 
 impl mm_status {
@@ -330,6 +334,9 @@ impl mm_status {
             MM_ERR_NOT_TWO_PLAYERS => {
                 c"a game of more than two players was given to a two-player search: use mm_maxn_search or mm_paranoid_search"
             }
+            MM_ERR_GAME_NO_PASS => {
+                c"best-reply search needs the game to pass the turn (null_move), and it gave no pass"
+            }
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
                 c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
@@ -399,6 +406,7 @@ impl From<GameError> for mm_status {
             GameError::EvaluatorFailed => MM_ERR_EVALUATOR_FAILED,
             GameError::BadBatchOptions => MM_ERR_BAD_BATCH_OPTIONS,
             GameError::BadPlayer => MM_ERR_GAME_BAD_PLAYER,
+            GameError::NoPass => MM_ERR_GAME_NO_PASS,
             GameError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
@@ -499,6 +507,7 @@ mod tests {
             (MM_ERR_BAD_BATCH_OPTIONS, 59),
             (MM_ERR_GAME_BAD_PLAYER, 60),
             (MM_ERR_NOT_TWO_PLAYERS, 61),
+            (MM_ERR_GAME_NO_PASS, 62),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -241,6 +241,9 @@ pub enum GameError {
     /// [`MAX_PLAYERS`](super::maxn::MAX_PLAYERS) players, or that a player outside
     /// `0..players()` is to move (C: `MM_ERR_GAME_BAD_PLAYER`).
     BadPlayer,
+    /// Best-reply search needed the game to pass the turn ([`Game::null_move`]) where it
+    /// gave no pass (C: `MM_ERR_GAME_NO_PASS`).
+    NoPass,
 }
 
 impl GameError {
@@ -295,6 +298,9 @@ impl std::fmt::Display for GameError {
             }
             GameError::BadPlayer => {
                 "the game gave a player count outside 2 to 8, or a player to move outside it"
+            }
+            GameError::NoPass => {
+                "best-reply search needs the game to pass the turn (null_move), and it gave no pass"
             }
         })
     }

@@ -36,6 +36,7 @@
 
 mod abdada;
 pub mod batched;
+pub mod best_reply;
 mod chance;
 mod engine;
 mod game;

@@ -14,6 +14,7 @@
 
 #define PILES 3
 #define BONUS 3
+#define PASS (-1)
 
 typedef struct {
     int piles[PILES];
@@ -44,8 +45,13 @@ static int all_empty(const take *g) {
 
 static void take_play(void *c, int64_t mv) {
     take *g = c;
-    int pile = (int)(mv / 4), k = (int)(mv % 4);
     unsigned mover = g->to_move;
+    if (mv == PASS) {
+        g->movers[g->n_moves++] = mover;
+        g->to_move = (mover + 1) % g->players;
+        return;
+    }
+    int pile = (int)(mv / 4), k = (int)(mv % 4);
     g->movers[g->n_moves++] = mover;
     g->piles[pile] -= k;
     g->taken[mover] += k;
@@ -57,8 +63,12 @@ static void take_play(void *c, int64_t mv) {
 
 static void take_undo(void *c, int64_t mv) {
     take *g = c;
-    int pile = (int)(mv / 4), k = (int)(mv % 4);
     unsigned mover = g->movers[--g->n_moves];
+    if (mv == PASS) {
+        g->to_move = mover;
+        return;
+    }
+    int pile = (int)(mv / 4), k = (int)(mv % 4);
     g->piles[pile] += k;
     g->taken[mover] -= k;
     g->to_move = mover;
@@ -102,6 +112,12 @@ static uint64_t take_hash(void *c) {
     return (h ^ g->to_move) * 1099511628211u;
 }
 
+static bool take_pass(void *c, int64_t *pass) {
+    take *g = c;
+    *pass = PASS;
+    return g->last < 0;
+}
+
 static void *take_copy(void *c) {
     take *copy = malloc(sizeof(take));
     if (copy) *copy = *(take *)c;
@@ -125,6 +141,7 @@ static mm_game game_of(take *g) {
     game.player_scores = take_scores;
     game.player_evaluations = take_evaluations;
     game.player_bounds = take_bounds;
+    game.null_move = take_pass;
     return game;
 }
 
@@ -165,6 +182,44 @@ static int brute_paranoid(take *g, unsigned root) {
     return best;
 }
 
+/* Plain best-reply search: root's score when, between two of its turns, only the reply
+   of one opponent (the others passing) that is worst for it is played. */
+static int brute_brs(take *g, unsigned root) {
+    int32_t v[MM_MAX_PLAYERS];
+    if (take_scores(g, v, g->players)) return v[root];
+    int64_t moves[16];
+    if (g->to_move == root) {
+        int n = take_moves(g, moves, 16), best = -1000;
+        for (int i = 0; i < n; i++) {
+            take_play(g, moves[i]);
+            int x = brute_brs(g, root);
+            take_undo(g, moves[i]);
+            if (x > best) best = x;
+        }
+        return best;
+    }
+    int best = 1000, before = 0;
+    while (g->to_move != root) {
+        int n = take_moves(g, moves, 16);
+        for (int i = 0; i < n; i++) {
+            take_play(g, moves[i]);
+            int after = 0;
+            while (g->last < 0 && g->to_move != root) {
+                take_play(g, PASS);
+                after++;
+            }
+            int x = brute_brs(g, root);
+            while (after--) take_undo(g, PASS);
+            take_undo(g, moves[i]);
+            if (x < best) best = x;
+        }
+        take_play(g, PASS);
+        before++;
+    }
+    while (before--) take_undo(g, PASS);
+    return best;
+}
+
 static take position(int a, int b, int c, unsigned players, unsigned to_move) {
     take g;
     memset(&g, 0, sizeof g);
@@ -177,7 +232,7 @@ static take position(int a, int b, int c, unsigned players, unsigned to_move) {
     return g;
 }
 
-static int positions;
+static int positions, best_replies;
 
 static void check_position(take g) {
     int32_t want[MM_MAX_PLAYERS] = {0};
@@ -203,6 +258,14 @@ static void check_position(take g) {
     CHECK(mm_paranoid_search(&game, &opts, &s, pv, 64) == MM_OK);
     CHECK(s.value == want_paranoid && s.proven);
     CHECK(g.n_moves == 0);
+    int total = g.piles[0] + g.piles[1] + g.piles[2];
+    if (total <= 5) {
+        int want_brs = brute_brs(&plain, g.to_move);
+        CHECK(mm_best_reply_search(&game, &opts, &s, pv, 64) == MM_OK);
+        CHECK(s.value == want_brs && s.proven);
+        CHECK(g.n_moves == 0);
+        best_replies++;
+    }
     positions++;
 }
 
@@ -222,7 +285,13 @@ static void statuses(void) {
     game.players = MM_MAX_PLAYERS + 1;
     CHECK(mm_maxn_search(&game, NULL, &r, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
     CHECK(mm_paranoid_search(&game, NULL, &s, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
+    CHECK(mm_best_reply_search(&game, NULL, &s, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
     game.players = 3;
+    /* Best-reply search passes for the opponents that do not reply. */
+    game.null_move = NULL;
+    CHECK(mm_best_reply_search(&game, NULL, &s, NULL, 0) == MM_ERR_GAME_NO_PASS);
+    CHECK(g.n_moves == 0);
+    game.null_move = take_pass;
     g.bad_mover = 7;
     CHECK(mm_maxn_search(&game, NULL, &r, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
     CHECK(mm_paranoid_search(&game, NULL, &s, NULL, 0) == MM_ERR_GAME_BAD_PLAYER);
@@ -253,6 +322,7 @@ int main(void) {
             for (int b = 0; b <= 4; b++)
                 for (int c = 0; c <= 2; c++) check_position(position(a, b, c, players, (unsigned)(a + b)));
     statuses();
-    printf("players: %d positions, %d checks, failures %d\n", positions, checks, failures);
+    printf("players: %d positions (%d with best-reply search), %d checks, failures %d\n", positions,
+           best_replies, checks, failures);
     return failures != 0;
 }
