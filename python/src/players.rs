@@ -7,10 +7,11 @@ use std::sync::atomic::AtomicI32;
 use minimax::search::best_reply::BestReply;
 use minimax::search::maxn::{self, MaxnOptions};
 use minimax::search::paranoid::Paranoid;
-use minimax::search::{Game, Method};
+use minimax::search::{Game, Method, SearchResult as RustResult};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
+use crate::errors::from_status;
 use crate::exit::Running;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
@@ -90,43 +91,41 @@ pub fn search(
             SearchResult::of_maxn(py, &map, r, mover)
         }
         Family::Paranoid => {
-            let mut args = *args;
-            args.method = Method::Pvs;
-            args.killers = true;
-            let mut options = args.options(&stop);
-            options.table_first = true;
-            let mut view = match Paranoid::new(adapter) {
-                Ok(view) => view,
-                Err(e) => return Err(crate::errors::from_status(e)),
-            };
-            let r = minimax::search::search(&mut view, &mut options);
-            let adapter = view.into_inner();
-            let unevaluated = adapter.unevaluated;
-            let r = adapter.finish(r)?;
-            check_evaluated(unevaluated, r.proven, r.depth)?;
+            let view = Paranoid::new(adapter).map_err(from_status)?;
+            let r = by_engine(view, Paranoid::into_inner, args, &stop)?;
             SearchResult::new(py, &map, r)
         }
         Family::BestReply => {
-            let mut args = *args;
-            args.method = Method::Pvs;
-            args.killers = true;
-            let mut options = args.options(&stop);
-            options.table_first = true;
-            let mut view = match BestReply::new(adapter) {
-                Ok(view) => view,
-                Err(e) => return Err(crate::errors::from_status(e)),
-            };
-            let r = minimax::search::search(&mut view, &mut options);
-            let adapter = view.into_inner();
-            let unevaluated = adapter.unevaluated;
-            let mut r = adapter.finish(r)?;
-            check_evaluated(unevaluated, r.proven, r.depth)?;
+            let view = BestReply::new(adapter).map_err(from_status)?;
+            let mut r = by_engine(view, BestReply::into_inner, args, &stop)?;
             // The view numbers a layer of replies 0, 1, ...: of the line, only its first
             // move, the root mover's own, is a move of the game.
             r.pv.truncate(1);
             SearchResult::new(py, &map, r)
         }
     }
+}
+
+/// Searches `view`, a two-player view of a Python game, by PVS with killer moves and
+/// the table read first, as a Python game's two-player search is by default; the game
+/// back from the view by `inner` for its exception, if one of its methods raised.
+fn by_engine<'py, 'a, V: Game>(
+    mut view: V,
+    inner: fn(V) -> PyGame<'py, 'a>,
+    args: &SearchArgs,
+    stop: &AtomicI32,
+) -> PyResult<RustResult> {
+    let mut args = *args;
+    args.method = Method::Pvs;
+    args.killers = true;
+    let mut options = args.options(stop);
+    options.table_first = true;
+    let r = minimax::search::search(&mut view, &mut options);
+    let adapter = inner(view);
+    let unevaluated = adapter.unevaluated;
+    let r = adapter.finish(r)?;
+    check_evaluated(unevaluated, r.proven, r.depth)?;
+    Ok(r)
 }
 
 /// A search that scored positions at a depth limit where the game has no `evaluate()`

@@ -8,8 +8,8 @@
 //! [`GameError::NoPass`].
 
 use super::game::{Fork, Game, GameError, Move, ScoreView};
-use super::maxn::MAX_PLAYERS;
 use super::memory::room;
+use super::root_player::RootPlayer;
 
 /// One opponent's move of a MIN layer: the passes before it, the move, the passes after
 /// it (until the root's mover is to move again, or the game is over).
@@ -26,9 +26,7 @@ struct Reply {
 /// variation, a MIN layer's entries are this view's numbers for the replies, not moves.
 pub struct BestReply<G> {
     game: G,
-    root: usize,
-    players: usize,
-    scores: [i32; MAX_PLAYERS],
+    me: RootPlayer,
     /// The MIN layer's replies at each ply of the line being searched.
     replies: Vec<Vec<Reply>>,
     /// For each move played: a MIN reply with the passes played after it and the game's
@@ -41,22 +39,13 @@ pub struct BestReply<G> {
 
 impl<G: Game> BestReply<G> {
     /// The best-reply view of `game`, for the player to move now.
-    /// [`GameError::BadPlayer`] if the game has not 3 to [`MAX_PLAYERS`] players or its
-    /// mover is out of range.
+    /// [`GameError::BadPlayer`] if the game has not 3 to
+    /// [`MAX_PLAYERS`](super::maxn::MAX_PLAYERS) players or its mover is out of range.
     pub fn new(mut game: G) -> Result<BestReply<G>, GameError> {
-        let players = game.players();
-        if !(3..=MAX_PLAYERS).contains(&players) {
-            return Err(GameError::BadPlayer);
-        }
-        let root = game.player_to_move();
-        if root >= players {
-            return Err(GameError::BadPlayer);
-        }
+        let me = RootPlayer::of(&mut game)?;
         Ok(BestReply {
             game,
-            root,
-            players,
-            scores: [0; MAX_PLAYERS],
+            me,
             replies: Vec::new(),
             played: Vec::new(),
             error: None,
@@ -65,7 +54,7 @@ impl<G: Game> BestReply<G> {
 
     /// The player whose score this view maximises.
     pub fn root_player(&self) -> usize {
-        self.root
+        self.me.root
     }
 
     /// The game, in its current position.
@@ -79,8 +68,7 @@ impl<G: Game> BestReply<G> {
     }
 
     fn over(&mut self) -> bool {
-        self.scores = [0; MAX_PLAYERS];
-        self.game.player_scores(&mut self.scores[..self.players])
+        self.me.outcome(&mut self.game).is_some()
     }
 
     /// Plays a pass and gives it; `None` (nothing played) where the game cannot pass.
@@ -105,10 +93,10 @@ impl<G: Game> BestReply<G> {
         let mut moves = Vec::new();
         let listed = loop {
             let p = self.game.player_to_move();
-            if p >= self.players {
+            if p >= self.me.players {
                 break Err(GameError::BadPlayer);
             }
-            if p == self.root || passes as usize >= self.players {
+            if p == self.me.root || passes as usize >= self.me.players {
                 break Ok(());
             }
             moves.clear();
@@ -135,9 +123,7 @@ impl<G: Fork> Fork for BestReply<G> {
     fn fork(&self) -> Option<Self> {
         Some(BestReply {
             game: self.game.fork()?,
-            root: self.root,
-            players: self.players,
-            scores: self.scores,
+            me: self.me,
             replies: Vec::new(),
             played: Vec::new(),
             error: None,
@@ -153,10 +139,10 @@ impl<G: Game> Game for BestReply<G> {
             return Err(e);
         }
         let p = self.game.player_to_move();
-        if p >= self.players {
+        if p >= self.me.players {
             return Err(GameError::BadPlayer);
         }
-        if p == self.root {
+        if p == self.me.root {
             return self.game.moves(out);
         }
         let at = self.played.len();
@@ -176,7 +162,7 @@ impl<G: Game> Game for BestReply<G> {
     }
 
     fn play(&mut self, mv: Move) {
-        if self.game.player_to_move() == self.root {
+        if self.me.is_moving(&mut self.game) {
             self.game.play(mv);
             self.played.push(None);
             return;
@@ -192,8 +178,8 @@ impl<G: Game> Game for BestReply<G> {
         // The others pass until the root's mover is to move again.
         let mut after = 0;
         while !self.over()
-            && self.game.player_to_move() != self.root
-            && (after as usize) < self.players
+            && !self.me.is_moving(&mut self.game)
+            && (after as usize) < self.me.players
         {
             let Some(pass) = self.game.null_move() else {
                 self.error = Some(GameError::NoPass);
@@ -217,31 +203,23 @@ impl<G: Game> Game for BestReply<G> {
     }
 
     fn outcome(&mut self) -> Option<i32> {
-        self.over().then_some(self.scores[self.root])
+        self.me.outcome(&mut self.game)
     }
 
     fn evaluate(&mut self) -> i32 {
-        self.scores = [0; MAX_PLAYERS];
-        self.game
-            .player_evaluations(&mut self.scores[..self.players]);
-        self.scores[self.root]
+        self.me.evaluate(&mut self.game)
     }
 
-    /// The game's hash with the root player mixed in (and apart from paranoid's).
     fn hash(&mut self) -> Option<u64> {
-        let h = self.game.hash()?;
-        Some(h ^ (self.root as u64 + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        self.me.hash(&mut self.game, 0xC2B2_AE3D_27D4_EB4F)
     }
 
     fn max_to_move(&mut self) -> Option<bool> {
-        Some(self.game.player_to_move() == self.root)
+        Some(self.me.is_moving(&mut self.game))
     }
 
     fn bounds(&mut self) -> Option<(i32, i32)> {
-        let (lo, sum) = self.game.player_bounds()?;
-        let hi = sum as i64 - (self.players as i64 - 1) * lo as i64;
-        let hi = i32::try_from(hi).ok()?;
-        (lo <= hi).then_some((lo, hi))
+        self.me.bounds(&mut self.game)
     }
 
     fn score_view(&mut self) -> ScoreView {

@@ -50,6 +50,7 @@ mod parallel;
 pub mod paranoid;
 mod pool;
 mod pv;
+mod root_player;
 mod stack;
 mod table;
 mod value;

@@ -6,7 +6,7 @@
 //! score the root's mover can be sure of.
 
 use super::game::{Fork, Game, GameError, Move, ScoreView};
-use super::maxn::MAX_PLAYERS;
+use super::root_player::RootPlayer;
 
 /// A game of n players seen as the two-player game of its root's mover (MAX) against
 /// the others (MIN), for [`search`](super::search) and
@@ -14,35 +14,21 @@ use super::maxn::MAX_PLAYERS;
 /// a search finds is what it can be sure of whatever the others do.
 pub struct Paranoid<G> {
     game: G,
-    root: usize,
-    players: usize,
-    scores: [i32; MAX_PLAYERS],
+    me: RootPlayer,
 }
 
 impl<G: Game> Paranoid<G> {
     /// The paranoid view of `game`, for the player to move now. [`GameError::BadPlayer`]
-    /// if the game has not 3 to [`MAX_PLAYERS`] players (a two-player game is searched as
-    /// it is) or its mover is out of range.
+    /// if the game has not 3 to [`MAX_PLAYERS`](super::maxn::MAX_PLAYERS) players (a
+    /// two-player game is searched as it is) or its mover is out of range.
     pub fn new(mut game: G) -> Result<Paranoid<G>, GameError> {
-        let players = game.players();
-        if !(3..=MAX_PLAYERS).contains(&players) {
-            return Err(GameError::BadPlayer);
-        }
-        let root = game.player_to_move();
-        if root >= players {
-            return Err(GameError::BadPlayer);
-        }
-        Ok(Paranoid {
-            game,
-            root,
-            players,
-            scores: [0; MAX_PLAYERS],
-        })
+        let me = RootPlayer::of(&mut game)?;
+        Ok(Paranoid { game, me })
     }
 
     /// The player whose score this view maximises.
     pub fn root_player(&self) -> usize {
-        self.root
+        self.me.root
     }
 
     /// The game, in its current position.
@@ -61,7 +47,7 @@ impl<G: Fork> Fork for Paranoid<G> {
     fn fork(&self) -> Option<Self> {
         Some(Paranoid {
             game: self.game.fork()?,
-            ..*self
+            me: self.me,
         })
     }
 }
@@ -69,7 +55,7 @@ impl<G: Fork> Fork for Paranoid<G> {
 impl<G: Game> Game for Paranoid<G> {
     /// The game's moves, once its mover is known to be one of its players.
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        if self.game.player_to_move() >= self.players {
+        if self.game.player_to_move() >= self.me.players {
             return Err(GameError::BadPlayer);
         }
         self.game.moves(out)
@@ -84,39 +70,23 @@ impl<G: Game> Game for Paranoid<G> {
     }
 
     fn outcome(&mut self) -> Option<i32> {
-        self.scores = [0; MAX_PLAYERS];
-        self.game
-            .player_scores(&mut self.scores[..self.players])
-            .then_some(self.scores[self.root])
+        self.me.outcome(&mut self.game)
     }
 
     fn evaluate(&mut self) -> i32 {
-        self.scores = [0; MAX_PLAYERS];
-        self.game
-            .player_evaluations(&mut self.scores[..self.players]);
-        self.scores[self.root]
+        self.me.evaluate(&mut self.game)
     }
 
-    /// The game's hash with the root player mixed in: a table lent to searches for
-    /// different players keeps their values apart.
     fn hash(&mut self) -> Option<u64> {
-        let h = self.game.hash()?;
-        Some(h ^ (self.root as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        self.me.hash(&mut self.game, 0x9E37_79B9_7F4A_7C15)
     }
 
-    /// MAX is the root's mover (a mover out of range is taken as MIN here, and is
-    /// [`GameError::BadPlayer`] once its moves are asked).
     fn max_to_move(&mut self) -> Option<bool> {
-        Some(self.game.player_to_move() == self.root)
+        Some(self.me.is_moving(&mut self.game))
     }
 
-    /// The root mover's scores lie between the least any player can have and what the
-    /// others' least leaves of the sum.
     fn bounds(&mut self) -> Option<(i32, i32)> {
-        let (lo, sum) = self.game.player_bounds()?;
-        let hi = sum as i64 - (self.players as i64 - 1) * lo as i64;
-        let hi = i32::try_from(hi).ok()?;
-        (lo <= hi).then_some((lo, hi))
+        self.me.bounds(&mut self.game)
     }
 
     fn score_view(&mut self) -> ScoreView {
