@@ -290,6 +290,7 @@ mod tests {
     use super::batch_parts;
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri, for safe arithmetic only")]
     fn the_batch_parts_sum_to_the_batch_and_none_is_empty() {
         for cap in 1..40 {
             for n in 1..40 {
