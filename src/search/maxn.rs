@@ -47,6 +47,7 @@ use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::game::{Game, GameError, Move, ScoreView, move_first};
+use super::limits::Halt;
 use super::memory::room;
 use super::pv::Lines;
 use super::stack;
@@ -111,18 +112,6 @@ pub struct MaxnResult {
     pub cutoffs: u64,
     /// The wall time of the call.
     pub elapsed: Duration,
-}
-
-/// Why an iteration stopped.
-enum Halt {
-    Limit,
-    Game(GameError),
-}
-
-impl From<GameError> for Halt {
-    fn from(e: GameError) -> Self {
-        Halt::Game(e)
-    }
 }
 
 /// A vector of scores, one per player (the first `players` used).
