@@ -46,14 +46,14 @@
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::game::{Game, GameError, Move, ScoreView, move_first};
+use super::game::{Game, GameError, Move, move_first};
 use super::limits::Halt;
 use super::memory::room;
+use super::player_scores::{Scores, Scoring};
 use super::pv::Lines;
 use super::stack;
 
-/// The most players a game may have.
-pub const MAX_PLAYERS: usize = 8;
+pub use super::player_scores::MAX_PLAYERS;
 
 /// How to search with max^n.
 pub struct MaxnOptions<'a> {
@@ -114,17 +114,14 @@ pub struct MaxnResult {
     pub elapsed: Duration,
 }
 
-/// A vector of scores, one per player (the first `players` used).
-type Scores = [i32; MAX_PLAYERS];
-
 /// One search's state.
 struct Searcher<'g, 'o, G: Game> {
     game: &'g mut G,
     opts: &'g MaxnOptions<'o>,
     start: Instant,
     players: usize,
-    /// Two players: the game scores through `outcome` and `evaluate`, in this view.
-    two: Option<ScoreView>,
+    /// How the game's scores are read; its bounds, where pruning is on.
+    scoring: Scoring,
     /// Each score's least and the sum's most, when the game gives them and pruning is on.
     bounds: Option<(i64, i64)>,
     nodes: u64,
@@ -142,28 +139,14 @@ struct Searcher<'g, 'o, G: Game> {
 /// limits and the stop flag give the last completed iteration's answer (if none
 /// completed: no scores, the first legal move).
 pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResult, GameError> {
-    let players = game.players();
-    if !(2..=MAX_PLAYERS).contains(&players) {
-        return Err(GameError::BadPlayer);
-    }
-    let two = (players == 2).then(|| game.score_view());
-    let bounds = if opts.shallow_pruning && players > 2 {
-        match game.player_bounds() {
-            Some((lo, sum)) if (lo as i64) * (players as i64) <= sum as i64 => {
-                Some((lo as i64, sum as i64))
-            }
-            Some(_) => return Err(GameError::BadBounds),
-            None => None,
-        }
-    } else {
-        None
-    };
+    let scoring = Scoring::of(game, opts.shallow_pruning)?;
+    let (players, bounds) = (scoring.players, scoring.bounds);
     let mut s = Searcher {
         game,
         opts,
         start: Instant::now(),
         players,
-        two,
+        scoring,
         bounds,
         nodes: 0,
         leaves: 0,
@@ -226,77 +209,16 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
 }
 
 impl<G: Game> Searcher<'_, '_, G> {
-    /// The player to move; `ply` counts from the root, for two-player games that
-    /// alternate (player 0, MAX, moving at the root).
     fn mover(&mut self, ply: u32) -> Result<usize, GameError> {
-        if self.two.is_some() {
-            return Ok(match self.game.max_to_move() {
-                Some(max) => usize::from(!max),
-                None => (ply % 2) as usize,
-            });
-        }
-        let p = self.game.player_to_move();
-        if p < self.players {
-            Ok(p)
-        } else {
-            Err(GameError::BadPlayer)
-        }
+        self.scoring.mover(self.game, ply)
     }
 
-    /// A two-player score, in the game's view, as the vector (MAX's, MIN's).
-    fn two_scores(&self, score: i32, mover: usize, out: &mut Scores) -> Result<(), GameError> {
-        let max = match self.two {
-            Some(ScoreView::SideToMove) if mover == 1 => {
-                score.checked_neg().ok_or(GameError::ScoreOutOfRange)?
-            }
-            _ => score,
-        };
-        out[0] = max;
-        out[1] = max.checked_neg().ok_or(GameError::ScoreOutOfRange)?;
-        Ok(())
-    }
-
-    /// Whether the position is final, its scores then written to `out` (and checked
-    /// against the bounds).
     fn final_scores(&mut self, ply: u32, out: &mut Scores) -> Result<bool, GameError> {
-        if self.two.is_some() {
-            let Some(score) = self.game.outcome() else {
-                return Ok(false);
-            };
-            let mover = self.mover(ply)?;
-            self.two_scores(score, mover, out)?;
-            return Ok(true);
-        }
-        out[..self.players].fill(0);
-        if !self.game.player_scores(&mut out[..self.players]) {
-            return Ok(false);
-        }
-        self.check(out)?;
-        Ok(true)
+        self.scoring.final_scores(self.game, ply, out)
     }
 
-    /// The game's evaluations at the depth limit, into `out`.
     fn evaluations(&mut self, ply: u32, out: &mut Scores) -> Result<(), GameError> {
-        if self.two.is_some() {
-            let score = self.game.evaluate();
-            let mover = self.mover(ply)?;
-            return self.two_scores(score, mover, out);
-        }
-        out[..self.players].fill(0);
-        self.game.player_evaluations(&mut out[..self.players]);
-        self.check(out)
-    }
-
-    /// Holds a vector of scores to the game's bounds.
-    fn check(&self, out: &Scores) -> Result<(), GameError> {
-        if let Some((lo, sum)) = self.bounds {
-            let v = &out[..self.players];
-            if v.iter().any(|&x| (x as i64) < lo) || v.iter().map(|&x| x as i64).sum::<i64>() > sum
-            {
-                return Err(GameError::ScoreOutsideBounds);
-            }
-        }
-        Ok(())
+        self.scoring.evaluations(self.game, ply, out)
     }
 
     /// Whether a limit or the stop flag says to stop.
