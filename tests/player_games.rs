@@ -344,7 +344,11 @@ fn chinese_checkers_perft_equals_the_plain_version() {
     }
     for depth in 1..=3 {
         let want = plain_perft(&PlainCheckers::new(), depth);
-        assert_eq!(perft(&mut ChineseCheckers::new(), depth), want, "depth {depth}");
+        assert_eq!(
+            perft(&mut ChineseCheckers::new(), depth),
+            want,
+            "depth {depth}"
+        );
     }
 }
 
@@ -385,7 +389,9 @@ fn chinese_checkers_scores_progress_and_the_player_home() {
     let (lo, sum) = g.player_bounds().unwrap();
     assert!(scores.iter().all(|&s| s >= lo) && scores.iter().sum::<i32>() <= sum);
     assert!(
-        scores.iter().any(|&s| s == chinese_checkers::PROGRESS + chinese_checkers::BONUS),
+        scores
+            .iter()
+            .any(|&s| s == chinese_checkers::PROGRESS + chinese_checkers::BONUS),
         "a greedy player gets home: {scores:?}"
     );
 }

@@ -43,6 +43,25 @@ impl Args {
         }
     }
 
+    /// The value of option `name`, one of `choices`, or `default` if it is not given.
+    pub fn choice(
+        &self,
+        name: &str,
+        choices: &[&'static str],
+        default: &'static str,
+    ) -> &'static str {
+        match self.args.iter().position(|a| a == name) {
+            None => default,
+            Some(i) => match choices.iter().find(|&&c| c == self.args[i + 1]) {
+                Some(c) => c,
+                None => self.fail(&format!(
+                    "{name} takes one of {choices:?}, not {}",
+                    self.args[i + 1]
+                )),
+            },
+        }
+    }
+
     /// Whether flag `name` is given.
     pub fn flag(&self, name: &str) -> bool {
         self.args.iter().any(|a| a == name)

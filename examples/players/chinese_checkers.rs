@@ -28,6 +28,10 @@ pub const PROGRESS: i32 = 56;
 /// What getting every piece home adds to a player's progress.
 pub const BONUS: i32 = PROGRESS + 1;
 
+/// A pass: not a legal move, but best-reply search passes for the opponents that do not
+/// reply (`null_move`); it does not count towards the ply limit.
+pub const PASS: Move = -1;
+
 /// The six directions in cube coordinates.
 const DIRS: [(i32, i32, i32); 6] = [
     (1, -1, 0),
@@ -80,7 +84,10 @@ fn in_point(c: (i32, i32, i32), p: usize, start: bool) -> bool {
 }
 
 fn distance(a: (i32, i32, i32), b: (i32, i32, i32)) -> i32 {
-    (a.0 - b.0).abs().max((a.1 - b.1).abs()).max((a.2 - b.2).abs())
+    (a.0 - b.0)
+        .abs()
+        .max((a.1 - b.1).abs())
+        .max((a.2 - b.2).abs())
 }
 
 /// A position of three-player Chinese Checkers.
@@ -206,6 +213,10 @@ impl Game for ChineseCheckers {
     }
 
     fn play(&mut self, mv: Move) {
+        if mv == PASS {
+            self.to_move = (self.to_move + 1) % 3;
+            return;
+        }
         let (from, to) = ((mv / 128) as usize, (mv % 128) as usize);
         let p = self.owner[from] as usize;
         self.owner[from] = NONE;
@@ -216,6 +227,10 @@ impl Game for ChineseCheckers {
     }
 
     fn undo(&mut self, mv: Move) {
+        if mv == PASS {
+            self.to_move = (self.to_move + 2) % 3;
+            return;
+        }
         let (from, to) = ((mv / 128) as usize, (mv % 128) as usize);
         let p = self.owner[to] as usize;
         self.owner[to] = NONE;
@@ -272,5 +287,9 @@ impl Game for ChineseCheckers {
 
     fn player_bounds(&mut self) -> Option<(i32, i32)> {
         Some((0, 3 * PROGRESS + BONUS))
+    }
+
+    fn null_move(&mut self) -> Option<Move> {
+        (!self.over()).then_some(PASS)
     }
 }

@@ -31,6 +31,10 @@ const SHIFTS: [fn(u64) -> u64; 8] = [
     |x| (x >> 9) & NOT_H,
 ];
 
+/// A pass: not a legal move in Rolit, but best-reply search passes for the opponents
+/// that do not reply (`null_move`).
+pub const PASS: Move = 64;
+
 /// What `play` changed, for `undo`.
 #[derive(Clone, Copy)]
 struct Step {
@@ -165,7 +169,7 @@ impl Game for Rolit {
     fn play(&mut self, mv: Move) {
         let sq = mv as usize;
         let c = self.to_move;
-        let flips = self.turned(c, sq);
+        let flips = if mv == PASS { 0 } else { self.turned(c, sq) };
         self.steps.push(Step {
             before: self.discs,
             mover: c as u8,
@@ -173,7 +177,9 @@ impl Game for Rolit {
         for d in &mut self.discs {
             *d &= !flips;
         }
-        self.discs[c] |= flips | 1 << sq;
+        if mv != PASS {
+            self.discs[c] |= flips | 1 << sq;
+        }
         self.to_move = (c + 1) % self.players;
     }
 
@@ -230,5 +236,9 @@ impl Game for Rolit {
 
     fn player_bounds(&mut self) -> Option<(i32, i32)> {
         Some((0, self.weights()))
+    }
+
+    fn null_move(&mut self) -> Option<Move> {
+        (self.occupied() != self.board).then_some(PASS)
     }
 }

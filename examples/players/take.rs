@@ -120,4 +120,3 @@ impl Game for Take {
 
 /// Take's pass.
 pub const PASS: Move = -1;
-
