@@ -2,6 +2,8 @@
 
 use std::sync::atomic::AtomicI32;
 
+use minimax::search::Game;
+use minimax::search::maxn_mcts::MaxnMcts;
 use minimax::search::mcts::{Mcts as Tree, Reward};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -21,6 +23,8 @@ use crate::results::MctsResult;
 #[pyclass(module = "libminimax")]
 pub struct Mcts {
     tree: Tree,
+    /// The tree for games of more than two players (max^n backups).
+    players: MaxnMcts,
     /// The tree for games written in C (the library's `mm_mcts`), made on first use.
     c_tree: Option<CTree>,
     map: MoveMap,
@@ -74,6 +78,7 @@ impl Mcts {
         };
         Ok(Mcts {
             tree: Tree::new(),
+            players: MaxnMcts::new(),
             c_tree: None,
             map: MoveMap::default(),
             advanced: false,
@@ -139,22 +144,38 @@ impl Mcts {
             // Nothing says the position is the tree's root: a tree kept from another
             // position would answer for that one.
             self.tree.clear();
+            self.players.clear();
         }
-        if self.tree.nodes() == 0 {
+        if self.tree.nodes() == 0 && self.players.nodes() == 0 {
             // A tree started afresh needs none of the moves the map holds.
             self.map = MoveMap::default();
         }
         let view = minimax::search::ScoreView::Max;
         let mut adapter = PyGame::new(game, view, &mut self.map, &stop, deferred.active())?;
+        let players = adapter.players();
+        if players > 2 && !adapter.failed() {
+            // More than two players: max^n backups, on the calling thread.
+            let mover = adapter.player_to_move();
+            let mut opts = args.player_options(&stop);
+            opts.threads = 1;
+            let result = self.players.search(&mut adapter, &opts);
+            let unevaluated = adapter.unevaluated;
+            let result = adapter.finish(result)?;
+            if unevaluated {
+                self.players.clear();
+                return Err(no_evaluate());
+            }
+            return MctsResult::of_players(py, &self.map, result, mover);
+        }
+        if adapter.failed() {
+            return Err(adapter.finish(Ok(())).expect_err("a method failed"));
+        }
         let result = self.tree.search(&mut adapter, &mut args.options(&stop));
         let unevaluated = adapter.unevaluated;
         let result = adapter.finish(result)?;
         if unevaluated {
             self.tree.clear();
-            return Err(PyTypeError::new_err(
-                "playouts stopped at playout_depth and scored positions there, but the game \
-                 has no evaluate(): give it one, or play playouts to the end (playout_depth=0)",
-            ));
+            return Err(no_evaluate());
         }
         MctsResult::new(py, &self.map, result)
     }
@@ -164,6 +185,7 @@ impl Mcts {
     fn advance(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.map.number(r#move)?;
         self.tree.advance(n);
+        self.players.advance(n);
         self.advanced = true;
         if let Some(c) = &mut self.c_tree {
             c.advance(n);
@@ -174,6 +196,7 @@ impl Mcts {
     /// Forgets the tree, and the move objects it held.
     fn clear(&mut self) {
         self.tree.clear();
+        self.players.clear();
         self.map = MoveMap::default();
         self.advanced = false;
         if let Some(c) = &mut self.c_tree {
@@ -185,8 +208,16 @@ impl Mcts {
     /// `mm_mcts`, whose count each result gives).
     #[getter]
     fn nodes(&self) -> usize {
-        self.tree.nodes()
+        self.tree.nodes() + self.players.nodes()
     }
+}
+
+/// Playouts cut off where the game has no `evaluate()`: a `TypeError`.
+fn no_evaluate() -> PyErr {
+    PyTypeError::new_err(
+        "playouts stopped at playout_depth and scored positions there, but the game has no \
+         evaluate(): give it one, or play playouts to the end (playout_depth=0)",
+    )
 }
 
 /// Whether a Python game gives a hash of this position (`hash()` there and not `None`).

@@ -3,6 +3,7 @@
 use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
+use minimax::search::maxn_mcts::{MaxnMctsOptions, PlayerReward};
 use minimax::search::mcts::{MctsOptions, Reward};
 use minimax::search::{Method, Options, ScoreView};
 use pyo3::exceptions::PyValueError;
@@ -151,6 +152,25 @@ pub struct MctsArgs {
 }
 
 impl MctsArgs {
+    /// The n-player search's options, stopped by `stop`: sign rewards are wins (the top
+    /// scorers share 1).
+    pub fn player_options<'a>(&self, stop: &'a AtomicI32) -> MaxnMctsOptions<'a> {
+        MaxnMctsOptions {
+            playouts: self.playouts,
+            max_nodes: self.max_nodes,
+            time_limit: self.time,
+            stop: Some(stop),
+            exploration: self.exploration,
+            reward: match self.reward {
+                Reward::Sign { .. } => PlayerReward::Win,
+                Reward::Scaled => PlayerReward::Scaled,
+            },
+            playout_depth: self.playout_depth,
+            seed: self.seed,
+            threads: self.threads,
+        }
+    }
+
     /// The engine's options, stopped by `stop`.
     pub fn options<'a>(&self, stop: &'a AtomicI32) -> MctsOptions<'a> {
         MctsOptions {

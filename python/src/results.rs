@@ -1,6 +1,7 @@
 //! The answers, as immutable Python objects whose moves are the game's own objects.
 
 use minimax::search::maxn::MaxnResult;
+use minimax::search::maxn_mcts::MaxnMctsResult as PlayersMcts;
 use minimax::search::mcts::MctsResult as RustMcts;
 use minimax::search::{ANY_OUTCOME, FewerThreads, Move, SearchResult as RustResult};
 use pyo3::prelude::*;
@@ -142,6 +143,9 @@ pub struct MoveStats {
     pub mean: f64,
     /// Its proven reward for the side to move at the root, or `None`.
     pub proven: Option<f64>,
+    /// In a game of more than two players, each player's mean reward after it (else
+    /// `None`).
+    pub means: Option<Py<PyTuple>>,
 }
 
 #[pymethods]
@@ -186,6 +190,12 @@ pub struct MctsResult {
     pub fewer_threads: Option<&'static str>,
     /// Whether the tree reached its node limit.
     pub tree_full: bool,
+    /// In a game of more than two players, each player's mean (or proven) reward after
+    /// the best move (else `None`).
+    pub values: Option<Py<PyTuple>>,
+    /// In a game of more than two players, each player's proven reward at the root, if
+    /// proven (else `None`).
+    pub proven_rewards: Option<Py<PyTuple>>,
 }
 
 #[pymethods]
@@ -215,6 +225,7 @@ impl MctsResult {
                         visits: s.visits,
                         mean: s.mean,
                         proven: s.proven,
+                        means: None,
                     },
                 )
             })
@@ -233,6 +244,56 @@ impl MctsResult {
             threads: r.threads,
             fewer_threads: fewer(r.fewer_threads),
             tree_full: r.tree_full,
+            values: None,
+            proven_rewards: None,
+        })
+    }
+
+    /// The result of an n-player search whose root's mover is `mover`: rewards for it
+    /// where a two-player result has the side to move's, and every player's beside them.
+    pub fn of_players(
+        py: Python<'_>,
+        map: &MoveMap,
+        r: PlayersMcts,
+        mover: usize,
+    ) -> PyResult<Self> {
+        let mine = |v: &[f64]| v.get(mover).copied().unwrap_or(0.0);
+        let root = r
+            .root
+            .iter()
+            .map(|s| {
+                Py::new(
+                    py,
+                    MoveStats {
+                        mv: object(py, map, Some(s.mv))?,
+                        visits: s.visits,
+                        mean: mine(&s.means),
+                        proven: s.proven.as_deref().map(mine),
+                        means: Some(PyTuple::new(py, &s.means)?.unbind()),
+                    },
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let proven_rewards = match &r.proven {
+            Some(p) => Some(PyTuple::new(py, p)?.unbind()),
+            None => None,
+        };
+        Ok(MctsResult {
+            best_move: object(py, map, r.best_move)?,
+            value: mine(&r.values),
+            proven: r.proven.is_some(),
+            proven_reward: r.proven.as_deref().map(mine),
+            proven_score: None,
+            root: PyTuple::new(py, root)?.unbind(),
+            playouts: r.playouts,
+            nodes: r.nodes,
+            depth: 0,
+            elapsed: r.elapsed.as_secs_f64(),
+            threads: r.threads,
+            fewer_threads: fewer(r.fewer_threads),
+            tree_full: r.tree_full,
+            values: Some(PyTuple::new(py, &r.values)?.unbind()),
+            proven_rewards,
         })
     }
 }

@@ -215,3 +215,76 @@ def test_games_that_break_the_contract():
     assert g.history == [] and g.piles == [3, 2]
     with pytest.raises(TypeError, match="games of 3 to 8 players"):
         libminimax.search(Take([2], 2), method="paranoid")
+
+
+def win_rewards(scores):
+    top = max(scores)
+    k = scores.count(top)
+    return tuple(1.0 / k if s == top else 0.0 for s in scores)
+
+
+def brute_maxn_rewards(g):
+    """Plain max^n over each player's win reward (the top scorers share 1)."""
+    final = g.outcome()
+    if final is not None:
+        return win_rewards(list(final)), None
+    p, best, best_move = g.to_move(), None, None
+    for m in g.moves():
+        g.play(m)
+        v, _ = brute_maxn_rewards(g)
+        g.undo(m)
+        if best is None or v[p] > best[p]:
+            best, best_move = v, m
+    return best, best_move
+
+
+def test_mcts_proves_what_the_brute_force_finds():
+    count = 0
+    for g in positions():
+        if sum(g.piles) > 7:
+            continue
+        want, move = brute_maxn_rewards(g)
+        r = libminimax.Mcts().search(g, playouts=200_000)
+        assert r.proven and r.proven_rewards == pytest.approx(want), g.piles
+        assert r.best_move == move and r.value == pytest.approx(want[g.to_move()])
+        assert r.values == pytest.approx(want) and r.proven_reward == pytest.approx(want[g.to_move()])
+        assert g.history == []
+        stats = {s.move: s for s in r.root}
+        assert set(stats) == set(g.moves())
+        assert all(len(s.means) == g.players() for s in r.root)
+        count += 1
+    assert count >= 40
+
+
+def test_mcts_keeps_its_tree_for_n_players_and_raises_the_game_s_errors():
+    g = Take([5, 5, 4], 3)
+    m = libminimax.Mcts(seed=3)
+    r = m.search(g, playouts=2_000)
+    assert not r.proven and r.playouts == 2_000 and r.values is not None
+    best = r.best_move
+    g.play(best)
+    m.advance(best)
+    assert m.nodes > 0
+    again = m.search(g, playouts=2_000)
+    assert sum(s.visits for s in again.root) > 2_000
+    # One seed and one thread give one result.
+    a = libminimax.Mcts(seed=9).search(Take([4, 4], 3), playouts=500)
+    b = libminimax.Mcts(seed=9).search(Take([4, 4], 3), playouts=500)
+    assert [(s.move, s.visits) for s in a.root] == [(s.move, s.visits) for s in b.root]
+
+    class Raising(Take):
+        def play(self, move):
+            if len(self.history) == 3:
+                raise KeyError("from play")
+            super().play(move)
+
+    g = Raising([3, 3], 3)
+    with pytest.raises(KeyError, match="from play"):
+        libminimax.Mcts().search(g, playouts=100)
+    assert g.history == [] and g.piles == [3, 3]
+
+    class NoBounds(Take):
+        player_bounds = None
+
+    with pytest.raises(libminimax.NeedsBoundsError):
+        libminimax.Mcts(reward="scaled").search(NoBounds([2, 2], 3), playouts=10)
