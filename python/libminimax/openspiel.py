@@ -1,6 +1,9 @@
 """OpenSpiel games searched by libminimax: any two-player zero-sum perfect-information
 ``pyspiel`` state, by alpha-beta, exact solving and MCTS, and with chance steps by the
-chance methods (expectimax, Star1, Star2) and MCTS.
+chance methods (expectimax, Star1, Star2) and MCTS; and any sequential
+perfect-information game of 3 to 8 players (zero-sum, constant-sum or general-sum), by
+max^n, paranoid and best-reply search and by MCTS with max^n backups (with chance
+steps: MCTS).
 
 ``SpielGame(state)`` is a game for ``libminimax.search`` and ``libminimax.Mcts``. It plays
 on its own clone of ``state``, with ``apply_action`` and ``undo_action`` where the game
@@ -9,7 +12,9 @@ children where it does not. Player 0 is MAX; scores are player 0's returns times
 ``scale``, rounded to ints, and the game's utility range (times ``scale``) bounds them.
 ``evaluate`` (a function of a state, player 0's view, an int) scores positions at a
 depth limit (and the bounds are then not given: an evaluation may lie outside them);
-without it they score 0. ``hash`` (default True) gives the table a hash of the state's
+without it they score 0. With more than two players, ``outcome`` and ``evaluate`` give
+every player's score (``evaluate`` then returns a tuple, one a player), ``to_move`` is
+the current player and ``player_bounds`` the utility range's (times ``scale``). ``hash`` (default True) gives the table a hash of the state's
 string, player and move number, the table that makes an exact solve of OpenSpiel's
 ``nim`` quick (docs/python.md has the figures); ``hash=False`` saves the string's cost a
 position on a game without transpositions, or one whose string and move number do not
@@ -79,10 +84,12 @@ class SpielGame:
         kind = game.get_type()
         import pyspiel  # type: ignore[import-not-found]
 
-        if game.num_players() != 2:
-            raise ValueError(f"{kind.short_name} has {game.num_players()} players, not 2")
-        if kind.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
-            raise ValueError(f"{kind.short_name} is not zero-sum")
+        n = game.num_players()
+        if not 2 <= n <= 8:
+            raise ValueError(f"{kind.short_name} has {n} players: libminimax searches 2 to 8")
+        sums = (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM)
+        if n == 2 and kind.utility not in sums:
+            raise ValueError(f"{kind.short_name} is not zero-sum (with two players it must be)")
         if kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
             raise ValueError(f"{kind.short_name} is not a perfect-information game")
         if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
@@ -94,6 +101,24 @@ class SpielGame:
         self._undo: List[Any] = []  # the movers (undo_action) or the parents (clones)
         self._lo = round(game.min_utility() * scale)
         self._hi = round(game.max_utility() * scale)
+        self._players = n
+        if n > 2:
+            # Every player's scores; the two-player methods are not for this game.
+            setattr(self, "outcome", self._scores)
+            setattr(self, "evaluate", self._evaluations)
+            setattr(self, "max_to_move", None)
+            setattr(self, "bounds", None)
+            if kind.utility in sums:
+                total = game.utility_sum() if kind.utility != sums[0] else 0.0
+                self._sum = round(total * scale) + n  # room for the rounding
+            else:
+                self._sum = n * self._hi
+            if evaluate is not None:
+                setattr(self, "player_bounds", None)
+        else:
+            setattr(self, "players", None)
+            setattr(self, "to_move", None)
+            setattr(self, "player_bounds", None)
         if not hash:
             setattr(self, "hash", None)  # no table: the search finds no hash()
         if evaluate is not None:
@@ -136,6 +161,25 @@ class SpielGame:
 
     def evaluate(self) -> int:
         return 0 if self.value_function is None else self.value_function(self.state)
+
+    def players(self) -> int:  # replaced by None with two players
+        return self._players
+
+    def to_move(self) -> int:  # replaced by None with two players
+        return self.state.current_player()
+
+    def _scores(self) -> Optional[Tuple[int, ...]]:
+        if not self.state.is_terminal():
+            return None
+        return tuple(round(r * self.scale) for r in self.state.returns())
+
+    def _evaluations(self) -> Tuple[int, ...]:
+        if self.value_function is None:
+            return (0,) * self._players
+        return tuple(self.value_function(self.state))
+
+    def player_bounds(self) -> Tuple[int, int]:  # replaced by None with two players
+        return (self._lo, self._sum)
 
     def max_to_move(self) -> Optional[bool]:
         player = self.state.current_player()
