@@ -7,7 +7,17 @@ from typing import Optional, Sequence
 
 from ._native import NativeGame
 
-__all__ = ["NativeGame", "TicTacToe", "ConnectFour", "Othello", "Hex", "Game2048"]
+__all__ = [
+    "NativeGame",
+    "TicTacToe",
+    "ConnectFour",
+    "Othello",
+    "Hex",
+    "Game2048",
+    "Rolit",
+    "ChineseCheckers",
+    "Take",
+]
 
 
 class TicTacToe(NativeGame):
@@ -51,3 +61,34 @@ class Game2048(NativeGame):
 
     def __new__(cls, cells: Optional[Sequence[int]] = None) -> "Game2048":
         return super().__new__(cls, "game2048", None if cells is None else list(cells))
+
+
+class Rolit(NativeGame):
+    """Rolit: Othello for 3 or 4 players on a ``size`` x ``size`` board (4, 6 or 8). The
+    centre starts with a disc of each of four colours (with three players the fourth is
+    nobody's); a player turns the discs of other colours it encloses, or where it can turn
+    none places its disc next to any disc. Moves are squares ``8 * row + column``;
+    ``outcome()`` gives each player's discs once the board is full, ``evaluate()`` each
+    player's discs weighted 1, 2 on an edge, 5 in a corner."""
+
+    def __new__(cls, size: int = 8, players: int = 3) -> "Rolit":
+        return super().__new__(cls, "rolit", (size, players))
+
+
+class ChineseCheckers(NativeGame):
+    """Chinese Checkers for three players on the 73-cell star, 6 pieces each, racing to
+    the opposite point; a move steps or jumps (on and on) and is ``from * 128 + to``.
+    Each player scores its progress (0 to 56), and the first home 57 more; the game ends
+    there or after 300 plies. ``evaluate()`` is the progress."""
+
+    def __new__(cls) -> "ChineseCheckers":
+        return super().__new__(cls, "chinese_checkers")
+
+
+class Take(NativeGame):
+    """Take, an n-player Nim with points (2 to 8 players): a move takes 1 to 3 sticks
+    from a pile (``4 * pile + n``), a point a stick, 3 more for the last stick of all;
+    emptying a pile (not the last) gives its taker another turn."""
+
+    def __new__(cls, piles: Sequence[int] = (3, 4, 5), players: int = 3) -> "Take":
+        return super().__new__(cls, "take", (list(piles), players))

@@ -130,8 +130,8 @@ impl Mcts {
             max_at_root,
             ..self.args
         };
-        if let Some(result) = games::mcts(game, &mut self.tree, &args)? {
-            return MctsResult::new(py, &self.map, result);
+        if let Some(result) = games::mcts(game, &mut self.tree, &mut self.players, &args)? {
+            return Ok(result);
         }
         if let Some(result) = cgame::mcts(game, &mut self.c_tree, &args)? {
             return MctsResult::new(py, &self.map, result);

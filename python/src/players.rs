@@ -27,6 +27,17 @@ pub enum Family {
     BestReply,
 }
 
+impl Family {
+    /// The name `search()` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Maxn => "maxn",
+            Family::Paranoid => "paranoid",
+            Family::BestReply => "best_reply",
+        }
+    }
+}
+
 /// The n-player method `name` names, if it names one.
 pub fn family(name: Option<&str>) -> Option<Family> {
     match name? {
@@ -67,11 +78,7 @@ pub fn search(
         return Err(PyTypeError::new_err(format!(
             "method='{}' searches games of 3 to 8 players (players() gives how many); this \
              one has {players}",
-            match family {
-                Family::Maxn => "maxn",
-                Family::Paranoid => "paranoid",
-                Family::BestReply => "best_reply",
-            }
+            family.name()
         )));
     }
     match family {

@@ -87,15 +87,21 @@ pub fn search(
         deepening: deepening.unwrap_or(depth.is_none() || time.is_some() || nodes != 0),
     };
     if let Some(family) = family {
-        if games::is_native(game) || game.cast::<cgame::CGame>().is_ok() {
+        if let Some(result) = games::players_search(game, family, &args)? {
+            return Ok(result);
+        }
+        if game.cast::<cgame::CGame>().is_ok() {
             return Err(PyTypeError::new_err(format!(
-                "method='{}' searches Python games of 3 to 8 players; this native game has two",
+                "method='{}' searches Python and native games of 3 to 8 players; this C game has two",
                 method.unwrap_or_default()
             )));
         }
         return players::search(py, game, family, &args);
     }
     let mut map = MoveMap::default();
+    if let Some(n) = games::has_players(game)?.filter(|&n| n > 2) {
+        return Err(players::not_two_players(n));
+    }
     if let Some(result) = games::search(game, &args)? {
         return SearchResult::new(py, &map, result);
     }

@@ -170,8 +170,6 @@ def test_at_a_depth_the_evaluations_score():
 def test_two_player_methods_refuse_a_game_of_three():
     with pytest.raises(TypeError, match="3 players: search it with method='maxn', 'paranoid' or 'best_reply'"):
         libminimax.search(Take([2, 2], 3))
-    with pytest.raises(TypeError, match="this native game has two"):
-        libminimax.search(libminimax.games.TicTacToe(), method="maxn")
 
 
 def test_games_that_break_the_contract():
@@ -288,3 +286,49 @@ def test_mcts_keeps_its_tree_for_n_players_and_raises_the_game_s_errors():
 
     with pytest.raises(libminimax.NeedsBoundsError):
         libminimax.Mcts(reward="scaled").search(NoBounds([2, 2], 3), playouts=10)
+
+
+def test_native_take_searches_as_the_python_take():
+    from libminimax.games import Take as NativeTake
+
+    for piles, players in [([2, 3], 3), ([3, 1, 2], 4), ([4, 2], 3)]:
+        py = Take(piles, players)
+        native = NativeTake(piles, players)
+        assert native.players() == players and native.to_move() == 0
+        for method in ("maxn", "paranoid", "best_reply"):
+            a = libminimax.search(py, method=method)
+            b = libminimax.search(native, method=method)
+            assert (a.value, a.proven) == (b.value, b.proven), (piles, method)
+            if method == "maxn":
+                assert a.scores == b.scores
+                i, k = a.best_move
+                assert b.best_move == 4 * i + k
+        want, _ = brute_maxn_rewards(py)
+        r = libminimax.Mcts().search(native, playouts=300_000, threads=2)
+        assert r.proven and r.proven_rewards == pytest.approx(want), piles
+        assert native.line == []
+
+
+def test_native_rolit_and_chinese_checkers_play_by_every_n_player_search():
+    from libminimax.games import ChineseCheckers, Rolit
+
+    g = Rolit(6, 3)
+    assert (g.players(), g.to_move(), sorted(g.moves())) == (3, 0, [20, 34, 36])
+    assert g.outcome() is None and g.evaluate() == (1, 1, 1)
+    for method in ("maxn", "paranoid", "best_reply"):
+        r = libminimax.search(g, method=method, depth=3)
+        assert r.best_move in g.moves() and r.depth == 3, method
+    r = libminimax.Mcts().search(g, playouts=2_000, threads=2)
+    assert r.best_move in g.moves() and len(r.values) == 3 and r.threads == 2
+    while g.outcome() is None:
+        g.play(g.moves()[0])
+    assert sum(g.outcome()) <= 36 and g.moves() == []
+    c = ChineseCheckers()
+    r = libminimax.search(c, method="best_reply", depth=2)
+    assert r.best_move in c.moves()
+    with pytest.raises(TypeError, match="3 players: search it with method"):
+        libminimax.search(c)
+    with pytest.raises(TypeError, match="tic_tac_toe has two"):
+        libminimax.search(libminimax.games.TicTacToe(), method="maxn")
+    with pytest.raises(ValueError, match="sizes are 4, 6 and 8"):
+        Rolit(5, 3)

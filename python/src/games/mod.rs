@@ -4,6 +4,8 @@
 //! Python class (`NativeGame`, subclassed by name in `libminimax/games.py`) that also
 //! plays through the game protocol, checked: a move that is not legal is a `ValueError`.
 
+#[path = "../../../examples/players/chinese_checkers.rs"]
+mod chinese_checkers;
 #[path = "../../../examples/connect4/game.rs"]
 mod connect4;
 #[path = "../../../examples/star/game2048.rs"]
@@ -12,18 +14,29 @@ mod game2048;
 mod hex;
 #[path = "../../../examples/common/othello.rs"]
 mod othello;
+#[path = "../../../examples/players/rolit.rs"]
+mod rolit;
+#[path = "../../../examples/players/take.rs"]
+mod take;
 mod tictactoe;
 
 use std::sync::atomic::AtomicI32;
 
 use minimax::search::batched::Encode;
+use minimax::search::best_reply::BestReply;
+use minimax::search::maxn::{self, MaxnOptions, MaxnResult};
+use minimax::search::maxn_mcts::{MaxnMcts, MaxnMctsResult};
 use minimax::search::mcts::{Mcts, MctsResult};
+use minimax::search::paranoid::Paranoid;
 use minimax::search::{Fork, Game, Move, SearchResult, search_parallel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyTuple};
 
 use crate::errors::from_status;
+use crate::moves::MoveMap;
 use crate::options::{MctsArgs, SearchArgs};
+use crate::players::Family;
 use crate::watch::detached;
 
 /// The games, by the name the Python classes pass.
@@ -34,6 +47,9 @@ enum Kind {
     Othello(othello::Othello),
     Hex(hex::Hex),
     Game2048(game2048::Game2048),
+    Rolit(rolit::Rolit),
+    ChineseCheckers(Box<chinese_checkers::ChineseCheckers>),
+    Take(take::Take),
 }
 
 impl Kind {
@@ -62,6 +78,9 @@ impl Kind {
             Kind::Othello(g) => g,
             Kind::Hex(g) => g,
             Kind::Game2048(g) => g,
+            Kind::Rolit(g) => g,
+            Kind::ChineseCheckers(g) => &mut **g,
+            Kind::Take(g) => g,
         }
     }
 }
@@ -69,7 +88,10 @@ impl Kind {
 /// A game written in Rust. Moves are ints: tic-tac-toe's cells 0-8 (row by row),
 /// Connect Four's columns 0-6, Othello's squares 0-63 (8 * row + column) and 64 to pass,
 /// Hex's cells (size * row + column), 2048's slides 0-3 (left, right, up, down) and its
-/// tiles 2 * cell (a 2) or 2 * cell + 1 (a 4).
+/// tiles 2 * cell (a 2) or 2 * cell + 1 (a 4); Rolit's squares (8 * row + column),
+/// Chinese Checkers' `from * 128 + to` (cells numbered in rows), Take's `4 * pile + n`.
+/// The games of more than two players (Rolit, Chinese Checkers, Take) give a tuple of
+/// scores from `outcome()` and `evaluate()`, and `players()` and `to_move()`.
 #[pyclass(subclass, module = "libminimax.games", name = "NativeGame")]
 #[derive(Clone)]
 pub struct Native {
@@ -87,7 +109,10 @@ fn bad(what: String) -> PyErr {
 impl Native {
     /// `name` is one of "tic_tac_toe", "connect_four" (`setup`: a line of column digits
     /// 1-7, Pons' notation), "othello", "hex" (`setup`: the board's size, default 7),
-    /// "game2048" (`setup`: 16 tile exponents row by row, 0 for empty; default one tile).
+    /// "game2048" (`setup`: 16 tile exponents row by row, 0 for empty; default one tile);
+    /// for more than two players, "rolit" (`setup`: (size, players), size 4, 6 or 8 and 3
+    /// or 4 players; default (8, 3)), "chinese_checkers" (three players, the 73-cell
+    /// star) and "take" (`setup`: (piles, players), default ([3, 4, 5], 3)).
     #[new]
     #[pyo3(signature = (name, setup = None))]
     fn new(name: &str, setup: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
@@ -122,9 +147,36 @@ impl Native {
                 };
                 ("game2048", Kind::Game2048(g))
             }
+            "rolit" => {
+                let (size, players): (usize, usize) =
+                    setup.map(|s| s.extract()).transpose()?.unwrap_or((8, 3));
+                if !matches!(size, 4 | 6 | 8) || !matches!(players, 3 | 4) {
+                    return Err(bad(format!(
+                        "Rolit of size {size} for {players} players: sizes are 4, 6 and 8, \
+                         for 3 or 4 players"
+                    )));
+                }
+                ("rolit", Kind::Rolit(rolit::Rolit::new(size, players)))
+            }
+            "chinese_checkers" => ("chinese_checkers", Kind::ChineseCheckers(Box::default())),
+            "take" => {
+                let (piles, players): (Vec<u8>, usize) = setup
+                    .map(|s| s.extract())
+                    .transpose()?
+                    .unwrap_or((vec![3, 4, 5], 3));
+                if !(2..=8).contains(&players) || piles.is_empty() || piles.len() > 16 {
+                    return Err(bad(format!(
+                        "Take with {} piles for {players} players: 1 to 16 piles, 2 to 8 \
+                         players",
+                        piles.len()
+                    )));
+                }
+                ("take", Kind::Take(take::Take::new(&piles, players)))
+            }
             _ => {
                 return Err(bad(format!(
-                    "no native game '{name}': tic_tac_toe, connect_four, othello, hex, game2048"
+                    "no native game '{name}': tic_tac_toe, connect_four, othello, hex, \
+                     game2048, rolit, chinese_checkers, take"
                 )));
             }
         };
@@ -151,7 +203,12 @@ impl Native {
     fn moves(&mut self) -> PyResult<Vec<Move>> {
         let g = self.kind.game();
         let mut out = Vec::new();
-        if g.outcome().is_none() && !g.is_chance() {
+        let mut scores = [0; 8];
+        let over = match g.players() {
+            2 => g.outcome().is_some(),
+            n => g.player_scores(&mut scores[..n]),
+        };
+        if !over && !g.is_chance() {
             g.moves(&mut out).map_err(from_status)?;
         }
         Ok(out)
@@ -189,14 +246,53 @@ impl Native {
         }
     }
 
-    /// The final score in MAX's view if the game is over, else `None`.
-    fn outcome(&mut self) -> Option<i32> {
-        self.kind.game().outcome()
+    /// The final score in MAX's view if the game is over, else `None`; with more than
+    /// two players, each player's score as a tuple.
+    fn outcome<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let g = self.kind.game();
+        let n = g.players();
+        if n == 2 {
+            return Ok(g.outcome().map(|v| PyInt::new(py, v).into_any()));
+        }
+        let mut out = vec![0; n];
+        if !g.player_scores(&mut out) {
+            return Ok(None);
+        }
+        Ok(Some(PyTuple::new(py, out)?.into_any()))
     }
 
-    /// The game's heuristic score, in the view `view()` names.
-    fn evaluate(&mut self) -> i32 {
-        self.kind.game().evaluate()
+    /// The game's heuristic score, in the view `view()` names; with more than two
+    /// players, each player's as a tuple.
+    fn evaluate<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let g = self.kind.game();
+        let n = g.players();
+        if n == 2 {
+            return Ok(PyInt::new(py, g.evaluate()).into_any());
+        }
+        let mut out = vec![0; n];
+        g.player_evaluations(&mut out);
+        Ok(PyTuple::new(py, out)?.into_any())
+    }
+
+    /// How many players the game has.
+    fn players(&mut self) -> usize {
+        self.kind.game().players()
+    }
+
+    /// The player to move (0 to `players() - 1`); in a two-player game, 0 where MAX is
+    /// to move.
+    fn to_move(&mut self) -> usize {
+        let g = self.kind.game();
+        match g.players() {
+            2 => usize::from(g.max_to_move() == Some(false)),
+            _ => g.player_to_move(),
+        }
+    }
+
+    /// With more than two players: the least score a player can have and the most the
+    /// scores sum to, or `None`.
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        self.kind.game().player_bounds()
     }
 
     /// Whose view `outcome` and `evaluate` take: "max" or "side" (the side to move's).
@@ -378,6 +474,9 @@ impl Kind {
             Kind::Othello(g) => s.search(g),
             Kind::Hex(g) => s.search(g),
             Kind::Game2048(g) => s.search(g),
+            Kind::Rolit(g) => s.search(g),
+            Kind::ChineseCheckers(g) => s.search(&mut **g),
+            Kind::Take(g) => s.search(g),
         }
     }
 }
@@ -423,6 +522,99 @@ impl Searcher for MonteCarlo<'_, '_> {
     }
 }
 
+/// A search of `game` by an n-player method if it is a native game (`None` if it is
+/// not): a game of two players is a `TypeError`.
+pub fn players_search(
+    game: &Bound<'_, PyAny>,
+    family: Family,
+    args: &SearchArgs,
+) -> PyResult<Option<crate::results::SearchResult>> {
+    let Some(mut this) = native(game)? else {
+        return Ok(None);
+    };
+    let py = game.py();
+    let g = this.kind.game();
+    if g.players() < 3 {
+        return Err(PyTypeError::new_err(format!(
+            "method='{}' searches games of 3 to 8 players; {} has two",
+            family.name(),
+            this.name
+        )));
+    }
+    let mover = g.player_to_move();
+    let r = this.kind.search(Players { py, family, args })?;
+    let map = MoveMap::default();
+    match r {
+        PlayersOut::Maxn(r) => crate::results::SearchResult::of_maxn(py, &map, r, mover),
+        PlayersOut::Engine(r) => crate::results::SearchResult::new(py, &map, r),
+    }
+    .map(Some)
+}
+
+/// Whether `game` is a native game of more than two players.
+pub fn has_players(game: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let Some(mut this) = native(game)? else {
+        return Ok(None);
+    };
+    Ok(Some(this.kind.game().players()))
+}
+
+/// An n-player search's answer.
+enum PlayersOut {
+    Maxn(MaxnResult),
+    Engine(SearchResult),
+}
+
+struct Players<'a, 'py> {
+    py: Python<'py>,
+    family: Family,
+    args: &'a SearchArgs,
+}
+
+impl Searcher for Players<'_, '_> {
+    type Out = PyResult<PlayersOut>;
+    fn search<G: Game + Fork + Send + 'static>(self, g: &mut G) -> Self::Out {
+        let stop = AtomicI32::new(0);
+        let args = self.args;
+        match self.family {
+            Family::Maxn => {
+                let opts = MaxnOptions {
+                    max_depth: args.depth.unwrap_or(u32::MAX),
+                    iterative_deepening: args.deepening,
+                    node_limit: args.nodes,
+                    time_limit: args.time,
+                    stop: Some(&stop),
+                    shallow_pruning: true,
+                };
+                let work = || maxn::search(g, &opts);
+                let r = detached(self.py, &stop, work)?.map_err(from_status)?;
+                Ok(PlayersOut::Maxn(r))
+            }
+            Family::Paranoid | Family::BestReply => {
+                let copy = g
+                    .fork()
+                    .ok_or_else(|| PyRuntimeError::new_err("the game could not be copied"))?;
+                let paranoid = self.family == Family::Paranoid;
+                let work = || {
+                    let mut options = args.options(&stop);
+                    if paranoid {
+                        let mut view = Paranoid::new(copy)?;
+                        search_parallel(&mut view, &mut options)
+                    } else {
+                        let mut view = BestReply::new(copy)?;
+                        let mut r = search_parallel(&mut view, &mut options)?;
+                        // Of the view's line, only the first move is a move of the game.
+                        r.pv.truncate(1);
+                        Ok(r)
+                    }
+                };
+                let r = detached(self.py, &stop, work)?.map_err(from_status)?;
+                Ok(PlayersOut::Engine(r))
+            }
+        }
+    }
+}
+
 /// A search of `game` if it is a native game (`None` if it is not).
 pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<SearchResult>> {
     let Some(mut this) = native(game)? else {
@@ -432,22 +624,43 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Sea
     this.kind.search(AlphaBeta { py, args }).map(Some)
 }
 
-/// Whether `game` is a native game (all of which have two players).
-pub fn is_native(game: &Bound<'_, PyAny>) -> bool {
-    game.cast::<Native>().is_ok()
-}
-
-/// An MCTS search of `game` if it is a native game (`None` if it is not).
+/// An MCTS search of `game` if it is a native game (`None` if it is not): `tree` keeps
+/// two-player games' trees, `players` those of more players (max^n backups).
 pub fn mcts(
     game: &Bound<'_, PyAny>,
     tree: &mut Mcts,
+    players: &mut MaxnMcts,
     args: &MctsArgs,
-) -> PyResult<Option<MctsResult>> {
+) -> PyResult<Option<crate::results::MctsResult>> {
     let Some(mut this) = native(game)? else {
         return Ok(None);
     };
     let py = game.py();
-    this.kind.search(MonteCarlo { py, tree, args }).map(Some)
+    let map = MoveMap::default();
+    let g = this.kind.game();
+    if g.players() > 2 {
+        let mover = g.player_to_move();
+        let r = this.kind.search(PlayersMonteCarlo { py, players, args })?;
+        return crate::results::MctsResult::of_players(py, &map, r, mover).map(Some);
+    }
+    let r = this.kind.search(MonteCarlo { py, tree, args })?;
+    crate::results::MctsResult::new(py, &map, r).map(Some)
+}
+
+struct PlayersMonteCarlo<'a, 'py> {
+    py: Python<'py>,
+    players: &'a mut MaxnMcts,
+    args: &'a MctsArgs,
+}
+
+impl Searcher for PlayersMonteCarlo<'_, '_> {
+    type Out = PyResult<MaxnMctsResult>;
+    fn search<G: Game + Fork + Send + 'static>(self, g: &mut G) -> Self::Out {
+        let stop = AtomicI32::new(0);
+        let (tree, args) = (self.players, self.args);
+        let work = || tree.search_parallel(g, &args.player_options(&stop));
+        detached(self.py, &stop, work)?.map_err(from_status)
+    }
 }
 
 /// Adds `NativeGame` to the module.
