@@ -281,7 +281,8 @@ impl Native {
 
     /// The player to move (0 to `players() - 1`); in a two-player game, 0 where MAX is
     /// to move.
-    fn to_move(&mut self) -> usize {
+    #[pyo3(name = "to_move")]
+    fn player_to_move(&mut self) -> usize {
         let g = self.kind.game();
         match g.players() {
             2 => usize::from(g.max_to_move() == Some(false)),
