@@ -1421,6 +1421,112 @@ typedef struct mm_search_result {
 } mm_search_result;
 
 /**
+ * How `mm_maxn_mcts_search` searches. Fill it with `mm_maxn_mcts_options_init`, then
+ * change what you need.
+ */
+typedef struct mm_maxn_mcts_options {
+  /**
+   * `sizeof(mm_maxn_mcts_options)`, set by `mm_maxn_mcts_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * Stop after this many playouts over every thread (default 10,000; 0: until the
+   * root is proven, the trees stop growing, or another limit).
+   */
+  uint64_t playouts;
+  /**
+   * The most nodes a thread's tree holds (default 2,097,152).
+   */
+  uint64_t max_nodes;
+  /**
+   * Stop after this many microseconds (0, the default: no limit).
+   */
+  uint64_t time_limit_us;
+  /**
+   * Stop when another thread stores a non-zero value here (NULL: no flag).
+   */
+  const int32_t *stop;
+  /**
+   * UCT's exploration constant (default sqrt(2)).
+   */
+  double exploration;
+  /**
+   * `MM_MCTS_REWARD_SIGN` (the default: the top scorers share a reward of 1) or
+   * `MM_MCTS_REWARD_SCALED` (each score scaled by the game's `player_bounds`).
+   */
+  mm_mcts_reward reward;
+  /**
+   * Playouts stop after this many plies and score by `player_evaluations` (0, the
+   * default: to the end).
+   */
+  uint32_t playout_depth;
+  /**
+   * The seed of the first thread's playouts (default 0x5EED).
+   */
+  uint64_t seed;
+  /**
+   * Threads, each with a tree of its own and a copy of the game from `copy_context`
+   * (default 1; 0: one per core; at most `MM_MAX_THREADS`).
+   */
+  uint32_t threads;
+  /**
+   * The most moves a position has: the room the `moves` callback gets (default 256).
+   */
+  size_t max_moves;
+} mm_maxn_mcts_options;
+
+/**
+ * What `mm_maxn_mcts_search` found. Rewards are in [0, 1], one a player (the first
+ * `players` entries used).
+ */
+typedef struct mm_maxn_mcts_result {
+  /**
+   * False when the game is over.
+   */
+  bool has_move;
+  /**
+   * The move to play: the one that proves the root, else the most visited.
+   */
+  int64_t best_move;
+  /**
+   * How many players the game has.
+   */
+  uint32_t players;
+  /**
+   * Each player's mean (or proven) reward after the best move.
+   */
+  double values[8];
+  /**
+   * Whether the solver proved the root.
+   */
+  bool proven;
+  /**
+   * Each player's proven reward at the root, when `proven`.
+   */
+  double proven_rewards[8];
+  /**
+   * Playouts over every thread.
+   */
+  uint64_t playouts;
+  /**
+   * Nodes in the trees.
+   */
+  uint64_t nodes;
+  /**
+   * Threads that searched.
+   */
+  uint32_t threads_used;
+  /**
+   * Why fewer threads searched than asked for: an `MM_FEWER_THREADS_*` value.
+   */
+  mm_fewer_threads fewer_threads;
+  /**
+   * Whether a tree reached `max_nodes` (or memory ran short) and stopped growing.
+   */
+  bool tree_full;
+} mm_maxn_mcts_result;
+
+/**
  * Where and why a text failed to parse.
  */
 typedef struct mm_parse_error {
@@ -1958,6 +2064,36 @@ enum mm_status mm_best_reply_search(const struct mm_game *game,
                                     size_t pv_cap);
 
 /**
+ * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
+ * header's `mm_maxn_mcts_options_init(options)` passes `sizeof`). A smaller size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_maxn_mcts_options`.
+ */
+enum mm_status mm_maxn_mcts_options_init_sized(struct mm_maxn_mcts_options *options, size_t size);
+
+/**
+ * Searches a game of `players` 3 to 8 by MCTS with max^n backups (each node's mover
+ * picks by its own reward) and the n-player solver, from a fresh tree; chance steps are
+ * drawn by their weights. `options` may be NULL for the defaults. On `MM_OK` fills
+ * `*out`. Limits and the stop flag end it with `MM_OK` and the best move so far. A game
+ * that breaks its contract gets `MM_ERR_GAME_*` and `*out` is untouched; bad options
+ * `MM_ERR_UNKNOWN_REWARD`, `MM_ERR_BAD_EXPLORATION`, `MM_ERR_BAD_OPTIONS` (`max_moves`
+ * 0) or `MM_ERR_TOO_MANY_THREADS`; scaled rewards without `player_bounds`
+ * `MM_ERR_NEEDS_BOUNDS`. The game is left in the position it started from.
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context
+ * (on other threads too, with copies from `copy_context`, when `threads` is not 1);
+ * `options` (if not NULL) to options from `mm_maxn_mcts_options_init`, whose `stop` (if
+ * not NULL) stays valid and is only written atomically; `out` must be writable.
+ */
+enum mm_status mm_maxn_mcts_search(const struct mm_game *game,
+                                   const struct mm_maxn_mcts_options *options,
+                                   struct mm_maxn_mcts_result *out);
+
+/**
  * Searches the game from its current position. `options` may be NULL for the defaults.
  * On `MM_OK` fills `*out` and writes the principal variation's first
  * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
@@ -2279,6 +2415,9 @@ const char *mm_version(void);
 /** Fills max^n options with the defaults: `mm_maxn_options_init_sized` with this header's size. */
 #define mm_maxn_options_init(options) \
     mm_maxn_options_init_sized((options), sizeof(mm_maxn_options))
+/** Fills n-player MCTS options with the defaults: `mm_maxn_mcts_options_init_sized` with this header's size. */
+#define mm_maxn_mcts_options_init(options) \
+    mm_maxn_mcts_options_init_sized((options), sizeof(mm_maxn_mcts_options))
 /** Fills an encoding with its size, zero sizes and NULL callbacks. */
 #define mm_encoding_init(encoding) mm_encoding_init_sized((encoding), sizeof(mm_encoding))
 /** Fills an evaluator with its size and NULLs. */

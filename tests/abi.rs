@@ -18,6 +18,7 @@ use minimax::ffi::mcts::{
 };
 use minimax::ffi::options::{mm_progress, mm_search_method, mm_search_options};
 use minimax::ffi::players::{mm_maxn_options, mm_maxn_result};
+use minimax::ffi::players_mcts::{mm_maxn_mcts_options, mm_maxn_mcts_result};
 use minimax::ffi::result::{mm_search_result, mm_search_stats};
 use minimax::ffi::status::mm_status;
 use minimax::ffi::trees::{mm_node_info, mm_parse_error, mm_tree_solution};
@@ -246,6 +247,32 @@ fn rust_layouts() -> Vec<Layout> {
             pv_len,
             nodes,
             cutoffs
+        }),
+        layout!(mm_maxn_mcts_options {
+            struct_size,
+            playouts,
+            max_nodes,
+            time_limit_us,
+            stop,
+            exploration,
+            reward,
+            playout_depth,
+            seed,
+            threads,
+            max_moves
+        }),
+        layout!(mm_maxn_mcts_result {
+            has_move,
+            best_move,
+            players,
+            values,
+            proven,
+            proven_rewards,
+            playouts,
+            nodes,
+            threads_used,
+            fewer_threads,
+            tree_full
         }),
         layout!(mm_encoding {
             struct_size,

@@ -14,6 +14,7 @@ pub mod leaves;
 pub mod mcts;
 pub mod options;
 pub mod players;
+pub mod players_mcts;
 pub mod result;
 pub mod search;
 pub mod status;

@@ -5,6 +5,7 @@
  * emptying a pile) against plain max^n and plain paranoid minimax written here; and the
  * statuses of games that break the n-player contract.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,36 @@ static void brute_maxn(take *g, int32_t *v, int64_t *best) {
     }
 }
 
+/* Plain max^n over win rewards (the top scorers share 1), ties to the first move. */
+static void brute_rewards(take *g, double *v, int64_t *best) {
+    int32_t scores[MM_MAX_PLAYERS] = {0};
+    if (take_scores(g, scores, g->players)) {
+        int32_t top = scores[0];
+        for (unsigned p = 1; p < g->players; p++)
+            if (scores[p] > top) top = scores[p];
+        int k = 0;
+        for (unsigned p = 0; p < g->players; p++) k += scores[p] == top;
+        for (unsigned p = 0; p < g->players; p++) v[p] = scores[p] == top ? 1.0 / k : 0.0;
+        return;
+    }
+    int64_t moves[16];
+    int n = take_moves(g, moves, 16);
+    unsigned p = g->to_move;
+    double child[MM_MAX_PLAYERS];
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t ignored;
+        take_play(g, moves[i]);
+        brute_rewards(g, child, &ignored);
+        take_undo(g, moves[i]);
+        if (!found || child[p] > v[p]) {
+            memcpy(v, child, sizeof child);
+            *best = moves[i];
+            found = 1;
+        }
+    }
+}
+
 /* Plain paranoid minimax: root's score when the others play against it. */
 static int brute_paranoid(take *g, unsigned root) {
     int32_t v[MM_MAX_PLAYERS];
@@ -232,7 +263,7 @@ static take position(int a, int b, int c, unsigned players, unsigned to_move) {
     return g;
 }
 
-static int positions, best_replies;
+static int positions, best_replies, proofs;
 
 static void check_position(take g) {
     int32_t want[MM_MAX_PLAYERS] = {0};
@@ -259,6 +290,22 @@ static void check_position(take g) {
     CHECK(s.value == want_paranoid && s.proven);
     CHECK(g.n_moves == 0);
     int total = g.piles[0] + g.piles[1] + g.piles[2];
+    if (total <= 7) {
+        /* MCTS's solver proves the max^n value of the rewards. */
+        double rewards[MM_MAX_PLAYERS] = {0};
+        int64_t reward_move = 0;
+        brute_rewards(&plain, rewards, &reward_move);
+        mm_maxn_mcts_options mo;
+        CHECK(mm_maxn_mcts_options_init(&mo) == MM_OK);
+        mo.playouts = 0;
+        mo.threads = positions % 2 ? 2 : 1;
+        mm_maxn_mcts_result m;
+        CHECK(mm_maxn_mcts_search(&game, &mo, &m) == MM_OK);
+        CHECK(m.proven && m.has_move && m.best_move == reward_move && m.players == g.players);
+        for (unsigned p = 0; p < g.players; p++) CHECK(fabs(m.proven_rewards[p] - rewards[p]) < 1e-9);
+        CHECK(g.n_moves == 0);
+        proofs++;
+    }
     if (total <= 5) {
         int want_brs = brute_brs(&plain, g.to_move);
         CHECK(mm_best_reply_search(&game, &opts, &s, pv, 64) == MM_OK);
@@ -314,6 +361,22 @@ static void statuses(void) {
     CHECK(mm_maxn_search(&bigger, &o, &r, NULL, 0) == MM_OK);
     CHECK(r.has_move && !r.proven && r.nodes <= 501);
     CHECK(strstr(mm_error_message(MM_ERR_NOT_TWO_PLAYERS), "mm_maxn_search") != NULL);
+    /* n-player MCTS: a playout budget, and its statuses. */
+    mm_maxn_mcts_options mo;
+    CHECK(mm_maxn_mcts_options_init(&mo) == MM_OK);
+    mo.playouts = 300;
+    mm_maxn_mcts_result nm;
+    CHECK(mm_maxn_mcts_search(&bigger, &mo, &nm) == MM_OK);
+    CHECK(nm.has_move && nm.playouts == 300 && !nm.proven && nm.threads_used == 1);
+    CHECK(mm_maxn_mcts_search(&bigger, NULL, NULL) == MM_ERR_NULL_ARGUMENT);
+    mo.reward = 7;
+    CHECK(mm_maxn_mcts_search(&bigger, &mo, &nm) == MM_ERR_UNKNOWN_REWARD);
+    mo.reward = MM_MCTS_REWARD_SCALED;
+    bigger.player_bounds = NULL;
+    CHECK(mm_maxn_mcts_search(&bigger, &mo, &nm) == MM_ERR_NEEDS_BOUNDS);
+    mo.reward = MM_MCTS_REWARD_SIGN;
+    mo.exploration = -1.0;
+    CHECK(mm_maxn_mcts_search(&bigger, &mo, &nm) == MM_ERR_BAD_EXPLORATION);
 }
 
 int main(void) {
@@ -322,7 +385,7 @@ int main(void) {
             for (int b = 0; b <= 4; b++)
                 for (int c = 0; c <= 2; c++) check_position(position(a, b, c, players, (unsigned)(a + b)));
     statuses();
-    printf("players: %d positions (%d with best-reply search), %d checks, failures %d\n", positions,
-           best_replies, checks, failures);
+    printf("players: %d positions (%d with best-reply search, %d proved by MCTS), %d checks, failures %d\n",
+           positions, best_replies, proofs, checks, failures);
     return failures != 0;
 }

@@ -7,6 +7,7 @@ use minimax::search::{Game, GameError, Move};
 #[path = "../../examples/players/take.rs"]
 mod take;
 
+#[allow(unused_imports)] // PASS: the best-reply tests only
 pub use take::{PASS, Take};
 
 /// A random game tree of n players: a position is the hash of its path; 2 to 4 moves;
