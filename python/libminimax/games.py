@@ -17,6 +17,7 @@ __all__ = [
     "Rolit",
     "ChineseCheckers",
     "Take",
+    "Pig",
 ]
 
 
@@ -92,3 +93,13 @@ class Take(NativeGame):
 
     def __new__(cls, piles: Sequence[int] = (3, 4, 5), players: int = 3) -> "Take":
         return super().__new__(cls, "take", (list(piles), players))
+
+
+class Pig(NativeGame):
+    """Pig for 3 to 8 players with OpenSpiel's rules and defaults (win at 100, a horizon
+    of 1000 moves and rolls, a six-sided die): roll (0) or stop (1); a roll is a chance
+    step whose outcome is the face less one. The winner scores ``players - 1``, the
+    others -1 (OpenSpiel's returns times ``players - 1``); all 0 at the horizon."""
+
+    def __new__(cls, players: int = 3) -> "Pig":
+        return super().__new__(cls, "pig", players)

@@ -14,6 +14,8 @@ mod game2048;
 mod hex;
 #[path = "../../../examples/common/othello.rs"]
 mod othello;
+#[path = "../../../examples/players/pig.rs"]
+mod pig;
 #[path = "../../../examples/players/rolit.rs"]
 mod rolit;
 #[path = "../../../examples/players/take.rs"]
@@ -50,6 +52,7 @@ enum Kind {
     Rolit(rolit::Rolit),
     ChineseCheckers(Box<chinese_checkers::ChineseCheckers>),
     Take(take::Take),
+    Pig(pig::Pig),
 }
 
 impl Kind {
@@ -81,6 +84,7 @@ impl Kind {
             Kind::Rolit(g) => g,
             Kind::ChineseCheckers(g) => &mut **g,
             Kind::Take(g) => g,
+            Kind::Pig(g) => g,
         }
     }
 }
@@ -89,8 +93,9 @@ impl Kind {
 /// Connect Four's columns 0-6, Othello's squares 0-63 (8 * row + column) and 64 to pass,
 /// Hex's cells (size * row + column), 2048's slides 0-3 (left, right, up, down) and its
 /// tiles 2 * cell (a 2) or 2 * cell + 1 (a 4); Rolit's squares (8 * row + column),
-/// Chinese Checkers' `from * 128 + to` (cells numbered in rows), Take's `4 * pile + n`.
-/// The games of more than two players (Rolit, Chinese Checkers, Take) give a tuple of
+/// Chinese Checkers' `from * 128 + to` (cells numbered in rows), Take's `4 * pile + n`,
+/// Pig's 0 (roll) and 1 (stop), its outcomes the face less one.
+/// The games of more than two players (Rolit, Chinese Checkers, Take, Pig) give a tuple of
 /// scores from `outcome()` and `evaluate()`, and `players()` and `to_move()`.
 #[pyclass(subclass, module = "libminimax.games", name = "NativeGame")]
 #[derive(Clone)]
@@ -112,7 +117,8 @@ impl Native {
     /// "game2048" (`setup`: 16 tile exponents row by row, 0 for empty; default one tile);
     /// for more than two players, "rolit" (`setup`: (size, players), size 4, 6 or 8 and 3
     /// or 4 players; default (8, 3)), "chinese_checkers" (three players, the 73-cell
-    /// star) and "take" (`setup`: (piles, players), default ([3, 4, 5], 3)).
+    /// star), "take" (`setup`: (piles, players), default ([3, 4, 5], 3)) and "pig"
+    /// (`setup`: players, 3 to 8, default 3; OpenSpiel's rules and defaults).
     #[new]
     #[pyo3(signature = (name, setup = None))]
     fn new(name: &str, setup: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
@@ -173,10 +179,17 @@ impl Native {
                 }
                 ("take", Kind::Take(take::Take::new(&piles, players)))
             }
+            "pig" => {
+                let players: usize = setup.map(|s| s.extract()).transpose()?.unwrap_or(3);
+                if !(3..=8).contains(&players) {
+                    return Err(bad(format!("Pig for {players} players: 3 to 8")));
+                }
+                ("pig", Kind::Pig(pig::Pig::new(players)))
+            }
             _ => {
                 return Err(bad(format!(
                     "no native game '{name}': tic_tac_toe, connect_four, othello, hex, \
-                     game2048, rolit, chinese_checkers, take"
+                     game2048, rolit, chinese_checkers, take, pig"
                 )));
             }
         };
@@ -478,6 +491,7 @@ impl Kind {
             Kind::Rolit(g) => s.search(g),
             Kind::ChineseCheckers(g) => s.search(&mut **g),
             Kind::Take(g) => s.search(g),
+            Kind::Pig(g) => s.search(g),
         }
     }
 }

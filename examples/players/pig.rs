@@ -1,0 +1,132 @@
+//! Pig for 2 to 8 players, with the rules and numbers of OpenSpiel's `pig` (from its
+//! documentation and parameters: `players`, `winscore` 100, `horizon` 1000,
+//! `diceoutcomes` 6), so that MCTS on it can be compared with OpenSpiel's own: the
+//! player to move rolls (0) or stops (1); a roll is a chance step, whose outcome `k`
+//! (0 to faces - 1) is the face `k + 1`: a 1 loses the turn's total and passes the turn,
+//! another adds to it; stopping banks the total and passes the turn. The game ends once
+//! a bank reaches `winscore` (its player scores 1, the others -1 / (players - 1), here
+//! times `players - 1` to stay whole) or after `horizon` moves and outcomes (all 0).
+
+#![allow(dead_code)] // each program that shares it uses a part
+
+use minimax::search::{Game, GameError, Move};
+
+/// A position of Pig.
+#[derive(Clone, Debug)]
+pub struct Pig {
+    players: usize,
+    win: i32,
+    horizon: u32,
+    faces: u32,
+    banks: [i32; 8],
+    total: i32,
+    mover: usize,
+    rolling: bool,
+    steps: u32,
+    history: Vec<(i32, usize, bool, [i32; 8])>,
+}
+
+impl Pig {
+    /// The start for `players` (2 to 8), OpenSpiel's defaults otherwise.
+    pub fn new(players: usize) -> Pig {
+        Pig::with(players, 100, 1000, 6)
+    }
+
+    /// The start with OpenSpiel's `winscore`, `horizon` and `diceoutcomes`.
+    pub fn with(players: usize, win: i32, horizon: u32, faces: u32) -> Pig {
+        assert!((2..=8).contains(&players) && faces >= 2);
+        Pig {
+            players,
+            win,
+            horizon,
+            faces,
+            banks: [0; 8],
+            total: 0,
+            mover: 0,
+            rolling: false,
+            steps: 0,
+            history: Vec::new(),
+        }
+    }
+
+    fn winner(&self) -> Option<usize> {
+        (0..self.players).find(|&p| self.banks[p] >= self.win)
+    }
+}
+
+impl Game for Pig {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend([0, 1]);
+        Ok(())
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.history
+            .push((self.total, self.mover, self.rolling, self.banks));
+        let next = (self.mover + 1) % self.players;
+        match (self.rolling, mv) {
+            (true, 0) => (self.total, self.mover, self.rolling) = (0, next, false),
+            (true, k) => (self.total, self.rolling) = (self.total + k as i32 + 1, false),
+            (false, 0) => self.rolling = true,
+            (false, _) => {
+                self.banks[self.mover] += self.total;
+                (self.total, self.mover) = (0, next);
+            }
+        }
+        self.steps += 1;
+    }
+
+    fn undo(&mut self, _: Move) {
+        let h = self.history.pop().expect("a move to undo");
+        (self.total, self.mover, self.rolling, self.banks) = h;
+        self.steps -= 1;
+    }
+
+    fn outcome(&mut self) -> Option<i32> {
+        None
+    }
+
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+
+    fn is_chance(&mut self) -> bool {
+        self.rolling && self.winner().is_none() && self.steps < self.horizon
+    }
+
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        out.extend((0..self.faces as Move).map(|k| (k, 1.0)));
+        Ok(())
+    }
+
+    fn players(&mut self) -> usize {
+        self.players
+    }
+
+    fn player_to_move(&mut self) -> usize {
+        self.mover
+    }
+
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        match self.winner() {
+            Some(w) => {
+                out.fill(-1);
+                out[w] = self.players as i32 - 1;
+                true
+            }
+            None if self.steps >= self.horizon => {
+                out.fill(0);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        out.fill(0);
+    }
+
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        Some((-1, 0))
+    }
+}
