@@ -3,7 +3,8 @@
 //! `diceoutcomes` 6), so that MCTS on it can be compared with OpenSpiel's own: the
 //! player to move rolls (0) or stops (1); a roll is a chance step, whose outcome `k`
 //! (0 to faces - 1) is the face `k + 1`: a 1 loses the turn's total and passes the turn,
-//! another adds to it; stopping banks the total and passes the turn. The game ends once
+//! another adds to it; stopping banks the total and passes the turn, and is the only
+//! move once the bank and the total reach `winscore`. The game ends once
 //! a bank reaches `winscore` (its player scores 1, the others -1 / (players - 1), here
 //! times `players - 1` to stay whole) or after `horizon` moves and outcomes (all 0).
 
@@ -55,8 +56,14 @@ impl Pig {
 }
 
 impl Game for Pig {
+    /// Roll and stop; only stop once the bank and the turn's total reach `winscore`, as
+    /// in OpenSpiel.
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        out.extend([0, 1]);
+        if self.banks[self.mover] + self.total >= self.win {
+            out.push(1);
+        } else {
+            out.extend([0, 1]);
+        }
         Ok(())
     }
 

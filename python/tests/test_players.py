@@ -332,3 +332,28 @@ def test_native_rolit_and_chinese_checkers_play_by_every_n_player_search():
         libminimax.search(libminimax.games.TicTacToe(), method="maxn")
     with pytest.raises(ValueError, match="sizes are 4, 6 and 8"):
         Rolit(5, 3)
+
+
+def test_native_pig_follows_openspiel():
+    from libminimax.games import Pig
+
+    pyspiel = pytest.importorskip("pyspiel")
+    import random
+
+    game = pyspiel.load_game("pig", {"players": 3})
+    rng = random.Random(2)
+    for _ in range(20):
+        s, mirror = game.new_initial_state(), Pig(3)
+        while not s.is_terminal():
+            assert mirror.outcome() is None and mirror.is_chance() == s.is_chance_node()
+            if s.is_chance_node():
+                assert [o for o, _ in mirror.outcomes()] == [o for o, _ in s.chance_outcomes()]
+                a = rng.choice([o for o, _ in s.chance_outcomes()])
+            else:
+                assert mirror.to_move() == s.current_player() and mirror.moves() == s.legal_actions()
+                a = rng.choice(s.legal_actions())
+            s.apply_action(a)
+            mirror.play(a)
+        assert tuple(2 * x for x in s.returns()) == mirror.outcome()
+    r = libminimax.Mcts().search(Pig(3), playouts=500, threads=2)
+    assert r.best_move in (0, 1) and r.threads == 2
