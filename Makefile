@@ -10,6 +10,8 @@
 #   make newcomer-bench  a newcomer's Python games: easyAI's time against the package's defaults
 #   make batched-bench  batched MCTS's own cost: Connect Four leaves a second, constant evaluator
 #   make mctx-bench    batched MCTS from Python against mctx and OpenSpiel, one network (jax)
+#   make players-bench n-player MCTS against OpenSpiel's MCTSBot (after python-test)
+#   make players-match round robins of the n-player searches (PLAYERS_GAME, MATCH_MS)
 #   make samples       rerun every dated sample of the docs and compare it (hours; by hand)
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
 #                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
@@ -40,7 +42,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench mctx-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench mctx-bench players-bench players-match samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -183,6 +185,21 @@ python-bench: examples
 newcomer-bench:
 	$(PYENV)/bin/pip install --quiet easyAI
 	$(PYENV)/bin/python benches/newcomer_bench.py
+
+# n-player MCTS against OpenSpiel's MCTSBot (issue 51): simulations a second on Pig and
+# Quoridor for three, and a Pig match at equal simulations; a few minutes.
+players-bench:
+	$(PYENV)/bin/pip install --quiet open_spiel
+	$(PYENV)/bin/python benches/players_bench.py --games 300
+
+# Round robins of max^n, paranoid and best-reply search (PLAYERS_PAIRS=mcts: MCTS
+# against each) for three players, 300 games a pairing: 15-20 minutes at 20 ms.
+PLAYERS_GAME ?= rolit
+PLAYERS_PAIRS ?= ab
+players-match:
+	$(CARGO) build --release --example players
+	target/release/examples/players --game $(PLAYERS_GAME) --ms $(MATCH_MS) --games 300 \
+	  --pairs $(PLAYERS_PAIRS)
 
 # Batched MCTS with an evaluator of constants (issue 50: at least 1M leaves a second on
 # one core from Rust): 64 Connect Four games at once, PUCT and Gumbel, 64 and 256
