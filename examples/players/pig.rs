@@ -24,7 +24,11 @@ pub struct Pig {
     mover: usize,
     rolling: bool,
     steps: u32,
-    history: Vec<(i32, usize, bool, [i32; 8])>,
+    /// The winner, once a bank reaches the win.
+    won: Option<u8>,
+    /// Each step's turn total, mover and whether a roll was under way, for `undo`
+    /// (stopping's bank is undone from the total).
+    history: Vec<(i32, u8, bool)>,
 }
 
 impl Pig {
@@ -46,12 +50,13 @@ impl Pig {
             mover: 0,
             rolling: false,
             steps: 0,
+            won: None,
             history: Vec::new(),
         }
     }
 
     fn winner(&self) -> Option<usize> {
-        (0..self.players).find(|&p| self.banks[p] >= self.win)
+        self.won.map(usize::from)
     }
 }
 
@@ -69,7 +74,7 @@ impl Game for Pig {
 
     fn play(&mut self, mv: Move) {
         self.history
-            .push((self.total, self.mover, self.rolling, self.banks));
+            .push((self.total, self.mover as u8, self.rolling));
         let next = (self.mover + 1) % self.players;
         match (self.rolling, mv) {
             (true, 0) => (self.total, self.mover, self.rolling) = (0, next, false),
@@ -77,15 +82,23 @@ impl Game for Pig {
             (false, 0) => self.rolling = true,
             (false, _) => {
                 self.banks[self.mover] += self.total;
+                if self.banks[self.mover] >= self.win {
+                    self.won = Some(self.mover as u8);
+                }
                 (self.total, self.mover) = (0, next);
             }
         }
         self.steps += 1;
     }
 
-    fn undo(&mut self, _: Move) {
-        let h = self.history.pop().expect("a move to undo");
-        (self.total, self.mover, self.rolling, self.banks) = h;
+    fn undo(&mut self, mv: Move) {
+        let (total, mover, rolling) = self.history.pop().expect("a move to undo");
+        if !rolling && mv == 1 {
+            // A stop: its total goes back out of the bank.
+            self.banks[mover as usize] -= total;
+            self.won = None;
+        }
+        (self.total, self.mover, self.rolling) = (total, mover as usize, rolling);
         self.steps -= 1;
     }
 
@@ -98,7 +111,7 @@ impl Game for Pig {
     }
 
     fn is_chance(&mut self) -> bool {
-        self.rolling && self.winner().is_none() && self.steps < self.horizon
+        self.rolling && self.won.is_none() && self.steps < self.horizon
     }
 
     fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
