@@ -241,6 +241,9 @@ tsan:
 	@# one-thread, and all are long under TSan).
 	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
 	  --target $(TSAN_TARGET) --target-dir target/tsan --test batched -- on_threads a_panic_or_an_error
+	@# n-player MCTS on two threads (a tree each, the team's stop flag).
+	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
+	  --target $(TSAN_TARGET) --target-dir target/tsan --test maxn_mcts -- two_threads one_seed
 
 # The library's unit tests and the tests that call the C interface from Rust (the game
 # callbacks in tests/callbacks.rs: every search method, tables, threads, chance nodes,
