@@ -14,8 +14,51 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use games::{Bits, TicTacToe};
+use minimax::search::maxn_mcts::{MaxnMcts, MaxnMctsOptions};
 use minimax::search::mcts::{Mcts, MctsOptions};
 use minimax::search::{GameError, Method, Options, search_parallel};
+
+/// Three players in turn take 1 or 2 sticks; whoever takes the last wins. Its copies
+/// and moves allocate nothing, so that every allocation counted is the search's.
+#[derive(Clone, Copy)]
+struct Sticks {
+    left: i64,
+    to_move: usize,
+}
+
+impl minimax::search::Game for Sticks {
+    fn moves(&mut self, out: &mut Vec<minimax::search::Move>) -> Result<(), GameError> {
+        out.extend((1..=2).filter(|&n| n <= self.left));
+        Ok(())
+    }
+    fn play(&mut self, n: minimax::search::Move) {
+        self.left -= n;
+        self.to_move = (self.to_move + 1) % 3;
+    }
+    fn undo(&mut self, n: minimax::search::Move) {
+        self.left += n;
+        self.to_move = (self.to_move + 2) % 3;
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        None
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn players(&mut self) -> usize {
+        3
+    }
+    fn player_to_move(&mut self) -> usize {
+        self.to_move
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        if self.left > 0 {
+            return false;
+        }
+        out[(self.to_move + 2) % 3] = 1;
+        true
+    }
+}
 
 /// Counts allocations while armed, and refuses each one after the first `ALLOWED`.
 struct Refusing;
@@ -69,7 +112,7 @@ unsafe impl GlobalAlloc for Refusing {
 static ALLOCATOR: Refusing = Refusing;
 
 /// The searches tried, each on 2 threads.
-const SEARCHES: [&str; 3] = ["pvs", "exact", "mcts"];
+const SEARCHES: [&str; 4] = ["pvs", "exact", "mcts", "maxn_mcts"];
 
 /// One search of kind `what`, armed to refuse after `allowed` allocations; prints
 /// `threads T refused R seen S` for the parent.
@@ -87,6 +130,22 @@ fn search_once(what: &str, allowed: usize) {
         let mut m = Mcts::new();
         ARMED.store(true, Relaxed);
         let r = m.search_parallel(&mut g, &mut o);
+        ARMED.store(false, Relaxed);
+        minimax::search::Game::moves(&mut g, &mut moves).unwrap();
+        r.map(|r| (r.threads, r.best_move))
+    } else if what == "maxn_mcts" {
+        let mut g = Sticks {
+            left: 12,
+            to_move: 0,
+        };
+        let o = MaxnMctsOptions {
+            playouts: 300,
+            threads: 2,
+            ..MaxnMctsOptions::default()
+        };
+        let mut m = MaxnMcts::new();
+        ARMED.store(true, Relaxed);
+        let r = m.search_parallel(&mut g, &o);
         ARMED.store(false, Relaxed);
         minimax::search::Game::moves(&mut g, &mut moves).unwrap();
         r.map(|r| (r.threads, r.best_move))

@@ -242,10 +242,11 @@ impl MaxnMcts {
         if self.trees.len() < threads {
             if self.trees.try_reserve(threads - self.trees.len()).is_err() {
                 fewer = Some(FewerThreads::NoMemory);
+                room(&mut self.trees, 1)?;
                 threads = self.trees.len().max(1);
             }
             while self.trees.len() < threads {
-                self.trees.push(Tree::default());
+                self.trees.push(Tree::default()); // within the room reserved
             }
         }
         let Some((seats, mut outcomes, shortfall)) = seats::<G, Outcome>(game, threads - 1) else {
@@ -391,7 +392,7 @@ impl MaxnMcts {
             .or_else(|| root.iter().rev().max_by(by_visits));
         let mut best_move = best.map(|b| b.mv);
         let values = match best {
-            Some(b) => b.means.clone(),
+            Some(b) => owned(&b.means)?,
             None => Vec::new(),
         };
         let mut scores = [0; crate::search::player_scores::MAX_PLAYERS];
