@@ -163,7 +163,7 @@ PROMPT = 5.0
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals")
-def test_ctrl_c_stops_a_native_search():
+def test_ctrl_c_stops_a_native_search(default_sigint):
     game = NativeConnectFour()
     late = seconds_to_stop(lambda: libminimax.search(game, method="exact", nodes=500_000_000))
     assert late < PROMPT
@@ -171,7 +171,7 @@ def test_ctrl_c_stops_a_native_search():
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals")
-def test_ctrl_c_stops_a_python_search():
+def test_ctrl_c_stops_a_python_search(default_sigint):
     game = ConnectFour()
     before = snapshot(game)
     late = seconds_to_stop(

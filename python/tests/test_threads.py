@@ -31,7 +31,7 @@ class Sleepy(ConnectFour):
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals")
-def test_ctrl_c_stops_the_main_threads_search_and_only_it():
+def test_ctrl_c_stops_the_main_threads_search_and_only_it(default_sigint):
     # A Python game searched on a second thread, another on the main thread; SIGINT must
     # raise KeyboardInterrupt in the main thread's search and leave the other to its
     # node limit. Before the fix the second thread took the signal in 3 runs of 4.
