@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
-use super::tree::{CHANCE, NONE, Tree};
+use super::tree::{CHANCE, Tree};
 use super::{MaxnMctsOptions, PlayerReward};
 use crate::search::game::{Game, GameError, Move, weights_total};
 use crate::search::mcts::rng::Rng;
@@ -69,8 +69,8 @@ pub(super) struct Run<'a, 'o, G: Game> {
     line: Vec<Move>,
     moves: Vec<Move>,
     outcomes: Vec<(Move, f64)>,
-    pub playouts: u64,
-    pub full: bool,
+    playouts: u64,
+    full: bool,
 }
 
 impl<'a, 'o, G: Game> Run<'a, 'o, G> {
@@ -102,8 +102,8 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
     }
 
     /// Iterates until the budget, a limit, the stop flag or a proven root; then the
-    /// playouts made.
-    pub fn search(&mut self, start: Instant) -> Result<u64, GameError> {
+    /// playouts made and whether the tree filled up.
+    pub fn search(&mut self, start: Instant) -> Result<(u64, bool), GameError> {
         let mut idle = 0u32;
         loop {
             if self.tree.nodes[0].proven || (self.budget > 0 && self.playouts >= self.budget) {
@@ -135,7 +135,7 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
             // The others stop: their trees can add nothing to a proof.
             self.team.inspect(|t| t.store(true, Relaxed));
         }
-        Ok(self.playouts)
+        Ok((self.playouts, self.full))
     }
 
     /// One iteration from the root; the game is left as it was found.
@@ -328,53 +328,56 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
     /// UCT for the mover of `k`: an unvisited child first (in order), else the best mean
     /// for the mover plus exploration, ties to the first.
     fn select(&self, k: u32) -> u32 {
+        self.uct(k, false)
+            .unwrap_or_else(|| self.tree.children(k).start)
+    }
+
+    /// UCT's choice among the children of `k` (the unproven ones only, with
+    /// `unproven_only`): the first unvisited and unproven, else the best score; `None` if
+    /// there is no candidate.
+    fn uct(&self, k: u32, unproven_only: bool) -> Option<u32> {
         let t = &*self.tree;
         let m = t.node(k).mover as usize;
         let log = (t.node(k).visits.max(1) as f64).ln();
-        let mut best = (NONE, f64::NEG_INFINITY);
+        let mut best = None;
+        let mut top = f64::NEG_INFINITY;
         for c in t.children(k) {
             let n = t.node(c);
+            if unproven_only && n.proven {
+                continue;
+            }
             if n.visits == 0 && !n.proven {
-                return c;
+                return Some(c);
             }
             let score =
                 t.mean(c, m) + self.opts.exploration * (log / n.visits.max(1) as f64).sqrt();
-            if score > best.1 {
-                best = (c, score);
+            if score > top {
+                (best, top) = (Some(c), score);
             }
         }
-        if best.0 == NONE {
-            t.children(k).start
-        } else {
-            best.0
-        }
+        best
     }
 
     /// Where selection at `k` chose the proven child `c`: the unproven sibling with the
     /// best UCT score goes on instead (else `c`), so that the solver can prove `k`,
     /// while `c` stands in for it above (see `backup`).
     fn stand_in(&mut self, k: u32, c: u32) -> Result<u32, GameError> {
-        let t = &*self.tree;
-        let m = t.node(k).mover as usize;
-        let log = (t.node(k).visits.max(1) as f64).ln();
-        let mut best = (NONE, f64::NEG_INFINITY);
-        for u in t.children(k).filter(|&u| !t.node(u).proven) {
-            let n = t.node(u);
-            if n.visits == 0 {
-                best.0 = u;
-                break;
-            }
-            let score = t.mean(u, m) + self.opts.exploration * (log / n.visits as f64).sqrt();
-            if score > best.1 {
-                best = (u, score);
-            }
-        }
-        if best.0 == NONE {
+        let Some(u) = self.uct(k, true) else {
             return Ok(c);
-        }
+        };
         room(&mut self.swaps, 1)?;
         self.swaps.push((self.path.len() - 1, c));
-        Ok(best.0)
+        Ok(u)
+    }
+
+    /// A visit of `k` with `reward`.
+    fn credit(&mut self, k: u32, reward: &Rewards) {
+        let players = self.tree.players;
+        let n = self.tree.node_mut(k);
+        n.visits = n.visits.saturating_add(1);
+        for (s, r) in self.tree.sums_mut(k).iter_mut().zip(&reward[..players]) {
+            *s += r;
+        }
     }
 
     /// Adds `reward` along the path, from its end up; at a swap, the proven child is
@@ -403,18 +406,6 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
             if self.tree.node(p).proven || !prove(self.tree, p) {
                 break;
             }
-        }
-    }
-}
-
-impl<G: Game> Run<'_, '_, G> {
-    /// A visit of `k` with `reward`.
-    fn credit(&mut self, k: u32, reward: &Rewards) {
-        let players = self.tree.players;
-        let n = self.tree.node_mut(k);
-        n.visits = n.visits.saturating_add(1);
-        for (s, r) in self.tree.sums_mut(k).iter_mut().zip(&reward[..players]) {
-            *s += r;
         }
     }
 }

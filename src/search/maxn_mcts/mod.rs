@@ -218,7 +218,7 @@ impl MaxnMcts {
             None,
             opts.playouts,
         );
-        let outcome = run.search(start).map(|p| (p, run.full));
+        let outcome = run.search(start);
         let fewer = (resolve_threads(opts.threads) > 1).then_some(FewerThreads::NotParallel);
         let (playouts, full) = outcome.inspect_err(|_| self.trees[0].clear())?;
         self.answer(game, 1, (playouts, full, fewer), start)
@@ -273,7 +273,7 @@ impl MaxnMcts {
             let work = |copy: &mut G| {
                 let mut tree = cells[i - 1].lock().unwrap_or_else(|e| e.into_inner());
                 let mut run = Run::new(copy, &mut tree, opts, convert, seed(i), Some(&team), share);
-                run.search(start).map(|p| (p, run.full))
+                run.search(start)
             };
             sit(&seats, i, work, |outcome| {
                 if !matches!(outcome, Ok(Ok(_))) {
@@ -292,7 +292,7 @@ impl MaxnMcts {
                     Some(&team),
                     share,
                 );
-                run.search(start).map(|p| (p, run.full))
+                run.search(start)
             }));
             if !matches!(caught, Ok(Ok(_))) {
                 team.store(true, std::sync::atomic::Ordering::Relaxed);
