@@ -610,8 +610,8 @@ typedef struct mm_game {
   /**
    * Optional: whether the position is a chance node, whose next step is drawn at
    * random from `outcomes` rather than chosen. NULL: the game has no chance nodes.
-   * Only the chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`) accept a chance
-   * node; the others get `MM_ERR_GAME_CHANCE_NODE`.
+   * Only the chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`), MCTS and
+   * `mm_maxn_search` accept a chance node; the others get `MM_ERR_GAME_CHANCE_NODE`.
    */
   bool (*is_chance)(void *context);
   /**
@@ -1265,6 +1265,11 @@ typedef struct mm_maxn_options {
    * The most moves a position has: the room the `moves` callback gets (default 256).
    */
   size_t max_moves;
+  /**
+   * The transposition table's size in bytes (default 16 MiB, mapped lazily); 0 turns
+   * it off, and so do a game without `hash` and memory that cannot be had.
+   */
+  size_t table_bytes;
 } mm_maxn_options;
 
 /**
@@ -1281,7 +1286,8 @@ typedef struct mm_maxn_result {
   int64_t best_move;
   /**
    * Each player's score at the end of the line the players choose (or by the game's
-   * evaluations at the depth limit); the first `players` entries are used.
+   * evaluations at the depth limit); the first `players` entries are used. Where
+   * chance steps make it an expectation, rounded to the nearest integer.
    */
   int32_t scores[8];
   /**
@@ -1313,6 +1319,14 @@ typedef struct mm_maxn_result {
    * Moves left unsearched by pruning.
    */
   uint64_t cutoffs;
+  /**
+   * Each player's value: `scores` exactly, or their expectation over chance steps.
+   */
+  double values[8];
+  /**
+   * Positions whose value the table gave.
+   */
+  uint64_t table_hits;
 } mm_maxn_result;
 
 /**
@@ -2008,7 +2022,8 @@ enum mm_status mm_maxn_options_init_sized(struct mm_maxn_options *options, size_
 
 /**
  * Searches a game of `players` 3 to 8 with max^n: each player at its turn picks the
- * move best for itself, ties to the first listed. `options` may be NULL for the
+ * move best for itself, ties to the first listed; a chance step's value is its
+ * outcomes' mean, weighted by their probabilities. `options` may be NULL for the
  * defaults. On `MM_OK` fills `*out` and writes the principal variation's first
  * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
  * Limits and the stop flag end it with `MM_OK` and the last completed iteration's

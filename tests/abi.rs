@@ -234,7 +234,8 @@ fn rust_layouts() -> Vec<Layout> {
             node_limit,
             time_limit_us,
             stop,
-            max_moves
+            max_moves,
+            table_bytes
         }),
         layout!(mm_maxn_result {
             has_move,
@@ -246,7 +247,9 @@ fn rust_layouts() -> Vec<Layout> {
             depth,
             pv_len,
             nodes,
-            cutoffs
+            cutoffs,
+            values,
+            table_hits
         }),
         layout!(mm_maxn_mcts_options {
             struct_size,

@@ -181,6 +181,182 @@ fn maxn_at_a_depth_equals_the_brute_force_there() {
     assert!(checked >= 1000);
 }
 
+/// Plain expectimax-n to `depth` (`u32::MAX`: to the end), written apart: at a chance
+/// step the outcomes' vectors weighted by their probabilities; at a player's turn the
+/// first child whose value for the mover is highest.
+fn brute_expectimax_n<G: Game>(g: &mut G, depth: u32) -> (Vec<f64>, Option<Move>) {
+    let n = g.players();
+    let mut v = vec![0; n];
+    let chance = g.is_chance();
+    if !chance && g.player_scores(&mut v) {
+        return (v.into_iter().map(f64::from).collect(), None);
+    }
+    if depth == 0 {
+        g.player_evaluations(&mut v);
+        return (v.into_iter().map(f64::from).collect(), None);
+    }
+    if chance {
+        let mut outcomes = Vec::new();
+        g.outcomes(&mut outcomes).unwrap();
+        let total: f64 = outcomes.iter().map(|o| o.1).sum();
+        let mut mean = vec![0.0; n];
+        for (o, w) in outcomes {
+            g.play(o);
+            let (child, _) = brute_expectimax_n(g, depth.saturating_sub(1));
+            g.undo(o);
+            for (m, c) in mean.iter_mut().zip(child) {
+                *m += w / total * c;
+            }
+        }
+        return (mean, None);
+    }
+    let p = g.player_to_move();
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    let mut best: Option<(Vec<f64>, Move)> = None;
+    for m in moves {
+        g.play(m);
+        let (child, _) = brute_expectimax_n(g, depth.saturating_sub(1));
+        g.undo(m);
+        if best.as_ref().is_none_or(|(b, _)| child[p] > b[p]) {
+            best = Some((child, m));
+        }
+    }
+    let (v, m) = best.unwrap();
+    (v, Some(m))
+}
+
+/// Take where a player may also wait (pass) while sticks are left: a game without end,
+/// searched to a depth.
+#[derive(Clone)]
+struct Waiting(Take);
+
+impl Game for Waiting {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        // Last first: a position is met first by the shorter line, searched deeper.
+        self.0.moves(out)?;
+        out.push(PASS);
+        out.reverse();
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.0.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        None
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn hash(&mut self) -> Option<u64> {
+        self.0.hash()
+    }
+    fn players(&mut self) -> usize {
+        self.0.players()
+    }
+    fn player_to_move(&mut self) -> usize {
+        self.0.player_to_move()
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        self.0.player_scores(out)
+    }
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        self.0.player_evaluations(out)
+    }
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        self.0.player_bounds()
+    }
+}
+
+#[test]
+fn maxn_with_and_without_its_table_equals_the_brute_force() {
+    // Take's positions meet again by other move orders (and, depth-limited, at other
+    // depths): the table must give each its own value.
+    let (mut with, mut without, mut hits, mut checked) = (0, 0, 0, 0);
+    for g in take_positions().into_iter().step_by(2) {
+        for depth in [2, 4, u32::MAX] {
+            let (v, m) = brute_maxn(&mut g.clone(), depth);
+            for table_bytes in [0, 1 << 16] {
+                let opts = MaxnOptions {
+                    table_bytes,
+                    ..maxn_options(depth, true, true)
+                };
+                let r = maxn::search(&mut g.clone(), &opts).unwrap();
+                assert_eq!((&r.scores, r.best_move), (&v, m), "depth {depth}");
+                match table_bytes {
+                    0 => without += r.nodes,
+                    _ => (with, hits) = (with + r.nodes, hits + r.table_hits),
+                }
+                assert_eq!(r.table_hits > 0, table_bytes > 0 && r.table_hits > 0);
+            }
+            checked += 1;
+        }
+    }
+    // A player may also wait: then a position comes again after more plies (one player
+    // taking 2 in one move, or 1 and 1 with the others waiting between), where a value
+    // searched deeper must not answer for one searched shallower, nor the reverse.
+    for g in take_positions().into_iter().step_by(7) {
+        for depth in [4, 5] {
+            let g = Waiting(g.clone());
+            let (v, m) = brute_maxn(&mut g.clone(), depth);
+            for table_bytes in [0, 1 << 16] {
+                let opts = MaxnOptions {
+                    table_bytes,
+                    ..maxn_options(depth, true, true)
+                };
+                let r = maxn::search(&mut g.clone(), &opts).unwrap();
+                assert_eq!((&r.scores, r.best_move), (&v, m), "depth {depth}");
+                hits += r.table_hits;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 600, "{checked}");
+    assert!(
+        hits > 0 && with < without,
+        "{hits} hits: {with} nodes against {without}"
+    );
+    println!(
+        "{checked} searches of Take: the table gave {hits} values, {with} nodes against {without}"
+    );
+}
+
+#[test]
+fn maxn_over_chance_steps_equals_expectimax_n() {
+    let mut checked = 0;
+    for g in forest_positions().into_iter().step_by(2) {
+        let mut g = g;
+        g.chance = true;
+        for depth in [1, 3, u32::MAX] {
+            let (v, m) = brute_expectimax_n(&mut g.clone(), depth);
+            for (pruning, table_bytes) in [(true, 1 << 16), (false, 1 << 16), (true, 0)] {
+                let opts = MaxnOptions {
+                    table_bytes,
+                    ..maxn_options(depth, depth > 1, pruning)
+                };
+                let r = maxn::search(&mut g.clone(), &opts).unwrap();
+                assert_eq!(
+                    (&r.values, r.best_move),
+                    (&v, m),
+                    "seed {} depth {depth}",
+                    g.seed
+                );
+                let rounded: Vec<i32> = v.iter().map(|x| x.round() as i32).collect();
+                assert_eq!(r.scores, rounded);
+                assert!(r.proven || depth < u32::MAX);
+                if r.proven {
+                    assert_eq!(r.values, brute_expectimax_n(&mut g.clone(), u32::MAX).0);
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1000, "{checked}");
+}
+
 #[test]
 fn paranoid_equals_the_brute_force_in_every_method() {
     let methods = [

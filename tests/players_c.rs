@@ -10,8 +10,9 @@ mod common;
 fn players_from_c() {
     let summary = common::run_c_test("players");
     assert!(
-        summary
-            .starts_with("players: 120 positions (60 with best-reply search, 100 proved by MCTS)"),
+        summary.starts_with(
+            "players: 120 positions (60 with best-reply search, 100 proved by MCTS, 120 with dice)"
+        ),
         "{summary}"
     );
 }

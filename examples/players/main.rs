@@ -25,7 +25,7 @@ use minimax::search::paranoid::Paranoid;
 use minimax::search::{Game, Method, Move, Options, search};
 
 const USAGE: &str = "usage: players [--game rolit|rolit6|checkers] [--ms N] [--games N] \
-[--pairs all|ab|mcts] [--opening N] [--seed N] [--playout-depth N]
+[--pairs all|ab|mcts] [--opening N] [--seed N] [--playout-depth N] [--table-depth N]
   --game     the game, for three players (rolit: 8x8; rolit6: 6x6)   [rolit]
   --ms       milliseconds a move                                     [20]
   --games    games a pairing (rounded up to a multiple of 6)          [60]
@@ -34,7 +34,9 @@ const USAGE: &str = "usage: players [--game rolit|rolit6|checkers] [--ms N] [--g
   --opening  random plies before the searches play                   [3]
   --seed     the openings' seed                                      [1]
   --playout-depth  MCTS's playouts stop after this many plies and score by the
-             evaluation (0: to the end)            [0 for Rolit, 8 for Chinese Checkers]";
+             evaluation (0: to the end)            [0 for Rolit, 8 for Chinese Checkers]
+  --table-depth  no matches: max^n to this depth from 20 positions (10 to 29 random
+             plies in), with and without its table; the nodes and times of both";
 
 /// The searches.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -221,6 +223,46 @@ fn pairing<G: Game + Clone>(
     (mean, 1.96 * (var / n).sqrt(), shares.len())
 }
 
+/// max^n to `depth` from 20 positions (10 to 29 random plies from the seed), without
+/// and with its table: the same scores and moves, and the nodes and time of each.
+fn table_check<G: Game + Clone>(start: G, name: &str, depth: u32, seed: u64) {
+    let mut totals = [(0u64, 0.0f64); 2];
+    let mut r = seed;
+    for i in 0..20 {
+        let mut game = start.clone();
+        let mut scores = [0; 3];
+        for _ in 0..10 + i {
+            if game.player_scores(&mut scores) {
+                break;
+            }
+            let mut moves = Vec::new();
+            game.moves(&mut moves).expect("moves");
+            r = mix(r);
+            game.play(moves[(r % moves.len() as u64) as usize]);
+        }
+        let mut found = Vec::new();
+        for (k, table_bytes) in [0, 16 << 20].into_iter().enumerate() {
+            let opts = MaxnOptions {
+                max_depth: depth,
+                table_bytes,
+                ..MaxnOptions::default()
+            };
+            let r = maxn::search(&mut game, &opts).expect("max^n");
+            totals[k].0 += r.nodes;
+            totals[k].1 += r.elapsed.as_secs_f64();
+            found.push((r.scores, r.best_move));
+        }
+        assert_eq!(found[0], found[1], "the table changes nothing found");
+    }
+    let [(n0, t0), (n1, t1)] = totals;
+    println!(
+        "{name}: max^n to depth {depth} from 20 positions: without its table {n0} nodes, \
+         {t0:.2} s; with it {n1} nodes ({:.2}x), {t1:.2} s ({:.2}x)",
+        n1 as f64 / n0 as f64,
+        t1 / t0
+    );
+}
+
 fn run<G: Game + Clone>(
     start: G,
     name: &str,
@@ -272,6 +314,7 @@ fn main() {
             "--opening",
             "--seed",
             "--playout-depth",
+            "--table-depth",
         ],
         &[],
     );
@@ -291,6 +334,20 @@ fn main() {
         "mcts" => mcts.to_vec(),
         _ => ab.iter().chain(&mcts).copied().collect(),
     };
+    let table_depth: u32 = args.number("--table-depth", 0);
+    if table_depth > 0 {
+        let seed = args.number("--seed", 1);
+        return match game {
+            "rolit" => table_check(rolit::Rolit::new(8, 3), "Rolit 8x8", table_depth, seed),
+            "rolit6" => table_check(rolit::Rolit::new(6, 3), "Rolit 6x6", table_depth, seed),
+            _ => table_check(
+                chinese_checkers::ChineseCheckers::new(),
+                "Chinese Checkers",
+                table_depth,
+                seed,
+            ),
+        };
+    }
     match game {
         "rolit" => run(rolit::Rolit::new(8, 3), "Rolit 8x8", &pairs, &args, 0),
         "rolit6" => run(rolit::Rolit::new(6, 3), "Rolit 6x6", &pairs, &args, 0),

@@ -3,7 +3,7 @@
 chance methods (expectimax, Star1, Star2) and MCTS; and any sequential
 perfect-information game of 3 to 8 players (zero-sum, constant-sum or general-sum), by
 max^n, paranoid and best-reply search and by MCTS with max^n backups (with chance
-steps: MCTS).
+steps: max^n and MCTS).
 
 ``SpielGame(state)`` is a game for ``libminimax.search`` and ``libminimax.Mcts``. It plays
 on its own clone of ``state``, with ``apply_action`` and ``undo_action`` where the game

@@ -90,6 +90,7 @@ pub fn search(
                 time_limit: args.time,
                 stop: Some(&stop),
                 shallow_pruning: true,
+                table_bytes: args.table_bytes,
             };
             let r = maxn::search(&mut adapter, &opts);
             let unevaluated = adapter.unevaluated;

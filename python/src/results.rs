@@ -39,9 +39,12 @@ pub struct SearchResult {
     pub threads: usize,
     /// Why fewer threads searched than asked for, or `None`.
     pub fewer_threads: Option<&'static str>,
-    /// max^n's scores, one a player (`value` is the first mover's); `None` for the
-    /// other methods.
+    /// max^n's scores, one a player (`value` is the first mover's; where chance steps
+    /// average them, rounded); `None` for the other methods.
     pub scores: Option<Py<PyTuple>>,
+    /// max^n's values, one a player: `scores` as floats, or their expectation over
+    /// chance steps; `None` for the other methods.
+    pub values: Option<Py<PyTuple>>,
 }
 
 #[pymethods]
@@ -103,6 +106,7 @@ impl SearchResult {
             threads: r.threads,
             fewer_threads: fewer(r.fewer_threads),
             scores: None,
+            values: None,
         })
     }
 
@@ -127,6 +131,7 @@ impl SearchResult {
             threads: 1,
             fewer_threads: None,
             scores: Some(PyTuple::new(py, &r.scores)?.unbind()),
+            values: Some(PyTuple::new(py, &r.values)?.unbind()),
         })
     }
 }

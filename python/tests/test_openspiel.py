@@ -116,24 +116,28 @@ def test_nim_is_solved_with_the_default_table():
     assert (r.value, r.proven) == (-1, True)
 
 
-def expectimax_n(state):
-    """Plain expectimax-n over pyspiel states, written here: each player's win reward
-    (the top returns share 1), chance steps by their probabilities, the mover's best
-    (first on ties)."""
+def win_rewards(returns):
+    """The top returns share 1."""
+    top = max(returns)
+    k = sum(1 for x in returns if x == top)
+    return [1.0 / k if x == top else 0.0 for x in returns]
+
+
+def expectimax_n(state, leaf=win_rewards):
+    """Plain expectimax-n over pyspiel states, written here: each player's `leaf` of the
+    returns (by default the win reward), chance steps by their probabilities, the mover's
+    best (first on ties)."""
     if state.is_terminal():
-        r = state.returns()
-        top = max(r)
-        k = sum(1 for x in r if x == top)
-        return [1.0 / k if x == top else 0.0 for x in r], None
+        return leaf(state.returns()), None
     if state.is_chance_node():
         v = [0.0] * state.get_game().num_players()
         for a, p in state.chance_outcomes():
-            child, _ = expectimax_n(state.child(a))
+            child, _ = expectimax_n(state.child(a), leaf)
             v = [x + p * y for x, y in zip(v, child)]
         return v, None
     me, best, move = state.current_player(), None, None
     for a in state.legal_actions():
-        child, _ = expectimax_n(state.child(a))
+        child, _ = expectimax_n(state.child(a), leaf)
         if best is None or child[me] > best[me]:
             best, move = child, a
     return best, move
@@ -146,6 +150,17 @@ def test_pig_for_three_players_is_proven_as_expectimax_n_finds_it():
     r = libminimax.Mcts().search(SpielGame(state), playouts=500_000)
     assert r.proven and r.proven_rewards == pytest.approx(want)
     assert r.best_move == move
+
+
+def test_pig_for_three_players_by_max_n_is_expectimax_n():
+    # max^n over chance steps: the outcomes' mean vector of the scores (returns times
+    # the adapter's scale, rounded).
+    game = pyspiel.load_game("pig", {"players": 3, "horizon": 3, "winscore": 4, "diceoutcomes": 3})
+    state = game.new_initial_state()
+    want, move = expectimax_n(state, lambda returns: [round(x * 100) for x in returns])
+    r = libminimax.search(SpielGame(state, scale=100), method="maxn")
+    assert r.proven and r.values == pytest.approx(want)
+    assert r.scores == tuple(round(x) for x in want) and r.best_move == move
 
 
 def test_quoridor_for_three_and_four_players():

@@ -72,8 +72,8 @@ pub struct mm_game {
     pub free_context: Option<unsafe extern "C" fn(copy: *mut c_void)>,
     /// Optional: whether the position is a chance node, whose next step is drawn at
     /// random from `outcomes` rather than chosen. NULL: the game has no chance nodes.
-    /// Only the chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`) accept a chance
-    /// node; the others get `MM_ERR_GAME_CHANCE_NODE`.
+    /// Only the chance methods (`MM_SEARCH_EXPECTIMAX`, `STAR1`, `STAR2`), MCTS and
+    /// `mm_maxn_search` accept a chance node; the others get `MM_ERR_GAME_CHANCE_NODE`.
     pub is_chance: Option<unsafe extern "C" fn(context: *mut c_void) -> bool>,
     /// Required with `is_chance` (else `MM_ERR_CHANCE_WITHOUT_OUTCOMES`): at a chance node, writes the outcomes into `outcomes`
     /// and their weights into `weights` (room for `capacity` of each) and returns how

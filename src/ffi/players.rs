@@ -42,6 +42,9 @@ pub struct mm_maxn_options {
     pub stop: *const i32,
     /// The most moves a position has: the room the `moves` callback gets (default 256).
     pub max_moves: usize,
+    /// The transposition table's size in bytes (default 16 MiB, mapped lazily); 0 turns
+    /// it off, and so do a game without `hash` and memory that cannot be had.
+    pub table_bytes: usize,
 }
 
 impl Default for mm_maxn_options {
@@ -55,6 +58,7 @@ impl Default for mm_maxn_options {
             time_limit_us: 0,
             stop: std::ptr::null(),
             max_moves: 256,
+            table_bytes: 16 << 20,
         }
     }
 }
@@ -68,7 +72,8 @@ pub struct mm_maxn_result {
     /// The move to play.
     pub best_move: i64,
     /// Each player's score at the end of the line the players choose (or by the game's
-    /// evaluations at the depth limit); the first `players` entries are used.
+    /// evaluations at the depth limit); the first `players` entries are used. Where
+    /// chance steps make it an expectation, rounded to the nearest integer.
     pub scores: [i32; 8],
     /// How many players the game has.
     pub players: u32,
@@ -85,6 +90,10 @@ pub struct mm_maxn_result {
     pub nodes: u64,
     /// Moves left unsearched by pruning.
     pub cutoffs: u64,
+    /// Each player's value: `scores` exactly, or their expectation over chance steps.
+    pub values: [f64; 8],
+    /// Positions whose value the table gave.
+    pub table_hits: u64,
 }
 
 /// Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
@@ -106,7 +115,8 @@ pub unsafe extern "C" fn mm_maxn_options_init_sized(
 }
 
 /// Searches a game of `players` 3 to 8 with max^n: each player at its turn picks the
-/// move best for itself, ties to the first listed. `options` may be NULL for the
+/// move best for itself, ties to the first listed; a chance step's value is its
+/// outcomes' mean, weighted by their probabilities. `options` may be NULL for the
 /// defaults. On `MM_OK` fills `*out` and writes the principal variation's first
 /// `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
 /// Limits and the stop flag end it with `MM_OK` and the last completed iteration's
@@ -160,6 +170,7 @@ pub unsafe extern "C" fn mm_maxn_search(
             time_limit: (o.time_limit_us > 0).then(|| Duration::from_micros(o.time_limit_us)),
             stop,
             shallow_pruning: o.shallow_pruning,
+            table_bytes: o.table_bytes,
         };
         let r = maxn::search(&mut cgame, &opts)?;
         let mut result = mm_maxn_result {
@@ -172,9 +183,11 @@ pub unsafe extern "C" fn mm_maxn_search(
             pv_len: r.pv.len(),
             nodes: r.nodes,
             cutoffs: r.cutoffs,
+            table_hits: r.table_hits,
             ..mm_maxn_result::default()
         };
         result.scores[..r.scores.len()].copy_from_slice(&r.scores);
+        result.values[..r.values.len()].copy_from_slice(&r.values);
         let n = r.pv.len().min(pv_cap);
         // SAFETY: `out` is non-NULL and writable; `pv` holds `pv_cap` >= `n` writable
         // entries (caller's guarantee), and is not NULL when `n` > 0 (checked above).

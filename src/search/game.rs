@@ -87,7 +87,7 @@ pub trait Game {
     /// Whether the position is a chance node: its next step is drawn at random from
     /// [`Game::outcomes`] rather than chosen by a player. Only the chance methods
     /// ([`Expectimax`](super::Method::Expectimax), [`Star1`](super::Method::Star1),
-    /// [`Star2`](super::Method::Star2)) search such games.
+    /// [`Star2`](super::Method::Star2)), MCTS and max^n search such games.
     fn is_chance(&mut self) -> bool {
         false
     }

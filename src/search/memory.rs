@@ -11,7 +11,7 @@
 //! miss the TLB.
 
 use std::alloc::Layout;
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
 use super::game::GameError;
@@ -176,6 +176,14 @@ impl<T: Zeroable> Deref for Zeroed<T> {
         // initialised since all-zero bytes are a valid `T` (`Zeroable`), and owned by
         // `self`, which hands out only shared references.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> DerefMut for Zeroed<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`; `&mut self` is the only access to the values while the
+        // slice lives.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 

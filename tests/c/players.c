@@ -2,8 +2,10 @@
  * Games of more than two players through the C API: mm_maxn_search and
  * mm_paranoid_search on n-player Nim with points (as tests/players.rs has it: take 1 to 3
  * sticks from a pile, a point a stick, 3 more for the last stick of all, another turn for
- * emptying a pile) against plain max^n and plain paranoid minimax written here; and the
- * statuses of games that break the n-player contract.
+ * emptying a pile) against plain max^n and plain paranoid minimax written here; with
+ * dice (after each move a chance step: weight 1, the turn goes on; weight 2, the next
+ * player is skipped) against plain expectimax-n; and the statuses of games that break
+ * the n-player contract.
  */
 #include <math.h>
 #include <stdint.h>
@@ -16,6 +18,8 @@
 #define PILES 3
 #define BONUS 3
 #define PASS (-1)
+#define GO_ON 100 /* the chance outcomes: the turn goes on, or skips a player */
+#define SKIP 101
 
 typedef struct {
     int piles[PILES];
@@ -25,6 +29,8 @@ typedef struct {
     int n_moves;
     int last; /* who took the last stick, or -1 */
     int bad_mover; /* a player number to give at ply 2 (0: none) */
+    int dice; /* a chance step after each move that does not end the game */
+    int pending; /* a chance step is next */
 } take;
 
 static int take_moves(void *c, int64_t *out, size_t cap) {
@@ -54,12 +60,18 @@ static void take_play(void *c, int64_t mv) {
     }
     int pile = (int)(mv / 4), k = (int)(mv % 4);
     g->movers[g->n_moves++] = mover;
+    if (mv >= GO_ON) {
+        g->pending = 0;
+        if (mv == SKIP) g->to_move = (mover + 1) % g->players;
+        return;
+    }
     g->piles[pile] -= k;
     g->taken[mover] += k;
     if (all_empty(g))
         g->last = (int)mover;
     else if (g->piles[pile] != 0)
         g->to_move = (mover + 1) % g->players;
+    g->pending = g->dice && g->last < 0;
 }
 
 static void take_undo(void *c, int64_t mv) {
@@ -69,6 +81,12 @@ static void take_undo(void *c, int64_t mv) {
         g->to_move = mover;
         return;
     }
+    if (mv >= GO_ON) {
+        g->to_move = mover;
+        g->pending = 1;
+        return;
+    }
+    g->pending = 0;
     int pile = (int)(mv / 4), k = (int)(mv % 4);
     g->piles[pile] += k;
     g->taken[mover] -= k;
@@ -110,7 +128,20 @@ static uint64_t take_hash(void *c) {
     uint64_t h = 1469598103934665603u;
     for (int i = 0; i < PILES; i++) h = (h ^ (uint64_t)g->piles[i]) * 1099511628211u;
     for (unsigned p = 0; p < g->players; p++) h = (h ^ (uint64_t)g->taken[p]) * 1099511628211u;
+    h = (h ^ (uint64_t)g->pending) * 1099511628211u;
     return (h ^ g->to_move) * 1099511628211u;
+}
+
+static bool take_is_chance(void *c) { return ((take *)c)->pending; }
+
+static int take_outcomes(void *c, int64_t *out, double *weights, size_t cap) {
+    (void)c;
+    if (cap < 2) return (int)cap + 1;
+    out[0] = GO_ON;
+    weights[0] = 1.0;
+    out[1] = SKIP;
+    weights[1] = 2.0;
+    return 2;
 }
 
 static bool take_pass(void *c, int64_t *pass) {
@@ -143,6 +174,10 @@ static mm_game game_of(take *g) {
     game.player_evaluations = take_evaluations;
     game.player_bounds = take_bounds;
     game.null_move = take_pass;
+    if (g->dice) {
+        game.is_chance = take_is_chance;
+        game.outcomes = take_outcomes;
+    }
     return game;
 }
 
@@ -158,6 +193,43 @@ static void brute_maxn(take *g, int32_t *v, int64_t *best) {
         int64_t ignored;
         take_play(g, moves[i]);
         brute_maxn(g, child, &ignored);
+        take_undo(g, moves[i]);
+        if (!found || child[p] > v[p]) {
+            memcpy(v, child, sizeof child);
+            *best = moves[i];
+            found = 1;
+        }
+    }
+}
+
+/* Plain expectimax-n, ties to the first move: a chance step's value is its outcomes'
+ * mean weighted by their probabilities (1/3 and 2/3). */
+static void brute_expectimax_n(take *g, double *v, int64_t *best) {
+    int32_t scores[MM_MAX_PLAYERS] = {0};
+    double child[MM_MAX_PLAYERS];
+    int64_t ignored;
+    if (g->pending) {
+        for (unsigned p = 0; p < g->players; p++) v[p] = 0.0;
+        for (int64_t o = GO_ON; o <= SKIP; o++) {
+            double w = o == GO_ON ? 1.0 / 3.0 : 2.0 / 3.0;
+            take_play(g, o);
+            brute_expectimax_n(g, child, &ignored);
+            take_undo(g, o);
+            for (unsigned p = 0; p < g->players; p++) v[p] += w * child[p];
+        }
+        return;
+    }
+    if (take_scores(g, scores, g->players)) {
+        for (unsigned p = 0; p < g->players; p++) v[p] = scores[p];
+        return;
+    }
+    int64_t moves[16];
+    int n = take_moves(g, moves, 16);
+    unsigned p = g->to_move;
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        take_play(g, moves[i]);
+        brute_expectimax_n(g, child, &ignored);
         take_undo(g, moves[i]);
         if (!found || child[p] > v[p]) {
             memcpy(v, child, sizeof child);
@@ -278,7 +350,7 @@ static void check_position(take g) {
     CHECK(mm_maxn_search(&game, NULL, &r, pv, 64) == MM_OK);
     CHECK(r.has_move && r.best_move == want_move && r.proven && r.exact);
     CHECK(r.players == g.players && pv[0] == r.best_move);
-    for (unsigned p = 0; p < g.players; p++) CHECK(r.scores[p] == want[p]);
+    for (unsigned p = 0; p < g.players; p++) CHECK(r.scores[p] == want[p] && r.values[p] == want[p]);
     CHECK(g.n_moves == 0);
 
     mm_search_options opts;
@@ -314,6 +386,33 @@ static void check_position(take g) {
         best_replies++;
     }
     positions++;
+}
+
+static int with_dice;
+
+/* max^n with dice: the chance steps' means, with and without the table and pruning. */
+static void check_dice(take g) {
+    g.dice = 1;
+    double want[MM_MAX_PLAYERS] = {0};
+    int64_t want_move = 0;
+    take plain = g;
+    brute_expectimax_n(&plain, want, &want_move);
+    mm_game game = game_of(&g);
+    for (int k = 0; k < 3; k++) {
+        mm_maxn_options o;
+        CHECK(mm_maxn_options_init(&o) == MM_OK);
+        o.table_bytes = k == 1 ? 0 : o.table_bytes;
+        o.shallow_pruning = k != 2;
+        mm_maxn_result r;
+        CHECK(mm_maxn_search(&game, &o, &r, NULL, 0) == MM_OK);
+        CHECK(r.has_move && r.best_move == want_move && r.proven && r.exact);
+        for (unsigned p = 0; p < g.players; p++) {
+            CHECK(fabs(r.values[p] - want[p]) < 1e-9);
+            CHECK(r.scores[p] == (int32_t)(want[p] + 0.5)); /* scores are not negative here */
+        }
+        CHECK(g.n_moves == 0 && (k == 1 || r.table_hits > 0 || g.piles[0] + g.piles[1] + g.piles[2] < 4));
+    }
+    with_dice++;
 }
 
 static void statuses(void) {
@@ -383,9 +482,12 @@ int main(void) {
     for (unsigned players = 3; players <= 4; players++)
         for (int a = 1; a <= 4; a++)
             for (int b = 0; b <= 4; b++)
-                for (int c = 0; c <= 2; c++) check_position(position(a, b, c, players, (unsigned)(a + b)));
+                for (int c = 0; c <= 2; c++) {
+                    check_position(position(a, b, c, players, (unsigned)(a + b)));
+                    check_dice(position(a, b, c, players, (unsigned)(a + c)));
+                }
     statuses();
-    printf("players: %d positions (%d with best-reply search, %d proved by MCTS), %d checks, failures %d\n",
-           positions, best_replies, proofs, checks, failures);
+    printf("players: %d positions (%d with best-reply search, %d proved by MCTS, %d with dice), %d checks, failures %d\n",
+           positions, best_replies, proofs, with_dice, checks, failures);
     return failures != 0;
 }

@@ -600,6 +600,7 @@ impl Searcher for Players<'_, '_> {
                     time_limit: args.time,
                     stop: Some(&stop),
                     shallow_pruning: true,
+                    table_bytes: args.table_bytes,
                 };
                 let work = || maxn::search(g, &opts);
                 let r = detached(self.py, &stop, work)?.map_err(from_status)?;

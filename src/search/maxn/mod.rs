@@ -8,6 +8,11 @@
 //! Ties go to the first move (in the game's order) whose score for the mover is highest:
 //! with that rule, pruning leaves the value and the move as plain max^n finds them.
 //!
+//! At a chance step the value is the outcomes' mean vector, weighted by their
+//! probabilities (expectimax-n); pruning stops at a chance step and starts again below
+//! it. A table (where the game has `hash`) keeps each position's vector at a depth and
+//! its best move, tried first at the next iteration.
+//!
 //! ```
 //! use minimax::search::maxn::{self, MaxnOptions};
 //! use minimax::search::{Game, GameError, Move};
@@ -43,21 +48,28 @@
 //! assert_eq!(r.scores[0], 0);
 //! ```
 
-use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+mod node;
+mod table;
+
+use std::sync::atomic::AtomicI32;
 use std::time::{Duration, Instant};
 
-use super::game::{Game, GameError, Move, move_first};
+use super::game::{Game, GameError, Move};
 use super::limits::Halt;
 use super::memory::room;
-use super::player_scores::{Scores, Scoring};
+use super::player_scores::Scoring;
 use super::pv::Lines;
-use super::stack;
+use table::Table;
 
 pub use super::player_scores::MAX_PLAYERS;
 
+/// A value for each player: scores, or their expectation where chance steps average them.
+type Values = [f64; MAX_PLAYERS];
+
 /// How to search with max^n.
 pub struct MaxnOptions<'a> {
-    /// The depth limit in plies; `u32::MAX` searches until the value is proven.
+    /// The depth limit in plies (a chance step is one); `u32::MAX` searches until the
+    /// value is proven.
     pub max_depth: u32,
     /// Search depth 1, 2, ... up to `max_depth`, each iteration trying the last one's
     /// best move first, stopping once the value is proven.
@@ -71,6 +83,9 @@ pub struct MaxnOptions<'a> {
     /// Prune with the game's [`Game::player_bounds`] (default true; false searches every
     /// move, as a check).
     pub shallow_pruning: bool,
+    /// The transposition table's size in bytes (default 16 MiB, mapped lazily); 0 turns
+    /// it off, and so do a game without `hash` and memory that cannot be had.
+    pub table_bytes: usize,
 }
 
 impl Default for MaxnOptions<'_> {
@@ -82,6 +97,7 @@ impl Default for MaxnOptions<'_> {
             time_limit: None,
             stop: None,
             shallow_pruning: true,
+            table_bytes: 16 << 20,
         }
     }
 }
@@ -89,11 +105,16 @@ impl Default for MaxnOptions<'_> {
 /// What a max^n search found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MaxnResult {
-    /// The move to play, or `None` if the game is already over.
+    /// The move to play, or `None` if the game is already over (or a chance step is
+    /// next).
     pub best_move: Option<Move>,
     /// Each player's score (by player index) at the end of the line the players choose,
-    /// or at the depth limit by the game's evaluations.
+    /// or at the depth limit by the game's evaluations; where chance steps make it an
+    /// expectation, rounded to the nearest integer (`values` holds it exactly).
     pub scores: Vec<i32>,
+    /// Each player's value: `scores` as they are, or their expectation over the chance
+    /// steps.
+    pub values: Vec<f64>,
     /// Whether `scores` is the max^n value at `depth` (false: no iteration finished, and
     /// `scores` is empty).
     pub exact: bool,
@@ -102,7 +123,7 @@ pub struct MaxnResult {
     pub proven: bool,
     /// The depth of the last completed iteration.
     pub depth: u32,
-    /// The line the players choose, `best_move` first.
+    /// The line the players choose, `best_move` first (up to a chance step).
     pub pv: Vec<Move>,
     /// Positions visited, over every iteration.
     pub nodes: u64,
@@ -110,6 +131,8 @@ pub struct MaxnResult {
     pub leaves: u64,
     /// Moves left unsearched by pruning.
     pub cutoffs: u64,
+    /// Positions whose value the table gave.
+    pub table_hits: u64,
     /// The wall time of the call.
     pub elapsed: Duration,
 }
@@ -123,14 +146,19 @@ struct Searcher<'g, 'o, G: Game> {
     /// How the game's scores are read; its bounds, where pruning is on.
     scoring: Scoring,
     /// Each score's least and the sum's most, when the game gives them and pruning is on.
-    bounds: Option<(i64, i64)>,
+    bounds: Option<(f64, f64)>,
+    table: Option<Table>,
     nodes: u64,
     leaves: u64,
     cutoffs: u64,
-    /// Whether a line of this iteration stopped at the depth limit.
+    table_hits: u64,
+    /// Whether a line below the node being searched stopped at the depth limit.
     horizon: bool,
-    /// The move lists, one a ply, kept from node to node.
+    /// Chance steps on the path from the root (a player's turn counts moves, not them).
+    chance_steps: u32,
+    /// The move lists and chance outcomes, one a ply, kept from node to node.
     lists: Vec<Vec<Move>>,
+    draws: Vec<Vec<(Move, f64)>>,
     /// The best line below each ply of the path (the root's is the principal variation).
     lines: Lines,
 }
@@ -140,7 +168,12 @@ struct Searcher<'g, 'o, G: Game> {
 /// completed: no scores, the first legal move).
 pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResult, GameError> {
     let scoring = Scoring::of(game, opts.shallow_pruning)?;
-    let (players, bounds) = (scoring.players, scoring.bounds);
+    let players = scoring.players;
+    let bounds = scoring.bounds.map(|(lo, sum)| (lo as f64, sum as f64));
+    let table = match opts.table_bytes > 0 && game.hash().is_some() {
+        true => Table::new(opts.table_bytes),
+        false => None,
+    };
     let mut s = Searcher {
         game,
         opts,
@@ -148,16 +181,21 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
         players,
         scoring,
         bounds,
+        table,
         nodes: 0,
         leaves: 0,
         cutoffs: 0,
+        table_hits: 0,
         horizon: false,
+        chance_steps: 0,
         lists: Vec::new(),
+        draws: Vec::new(),
         lines: Lines::default(),
     };
     let mut result = MaxnResult {
         best_move: None,
         scores: Vec::new(),
+        values: Vec::new(),
         exact: false,
         proven: false,
         depth: 0,
@@ -165,6 +203,7 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
         nodes: 0,
         leaves: 0,
         cutoffs: 0,
+        table_hits: 0,
         elapsed: Duration::ZERO,
     };
     let mut depth = if opts.iterative_deepening {
@@ -174,7 +213,7 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
     };
     loop {
         s.horizon = false;
-        let mut out = [0; MAX_PLAYERS];
+        let mut out = [0.0; MAX_PLAYERS];
         let first = result.best_move.unwrap_or(super::game::NO_MOVE);
         match s.node(depth, 0, None, first, &mut out) {
             Ok(()) => {}
@@ -182,8 +221,14 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
             Err(Halt::Game(e)) => return Err(e),
         }
         result.scores.clear();
+        result.values.clear();
         room(&mut result.scores, players)?;
-        result.scores.extend_from_slice(&out[..players]);
+        room(&mut result.values, players)?;
+        result.values.extend_from_slice(&out[..players]);
+        // Values within i32 (the scores' range, and their means): the cast cannot saturate.
+        result
+            .scores
+            .extend(out[..players].iter().map(|v| v.round() as i32));
         result.exact = true;
         result.proven = !s.horizon;
         result.depth = depth;
@@ -195,174 +240,18 @@ pub fn search<G: Game>(game: &mut G, opts: &MaxnOptions<'_>) -> Result<MaxnResul
         depth += 1;
     }
     if result.best_move.is_none() && !result.exact {
-        // No iteration finished: a legal move all the same (none if the game is over).
+        // No iteration finished: a legal move all the same (none if the game is over or
+        // a chance step is next).
         let mut out = [0; MAX_PLAYERS];
-        if !s.final_scores(0, &mut out)? {
+        let chance = s.game.is_chance();
+        if !chance && !s.scoring.final_scores(s.game, 0, &mut out)? {
             result.best_move = Some(super::game::first_move(s.game)?);
         }
     }
     result.nodes = s.nodes;
     result.leaves = s.leaves;
     result.cutoffs = s.cutoffs;
+    result.table_hits = s.table_hits;
     result.elapsed = s.start.elapsed();
     Ok(result)
-}
-
-impl<G: Game> Searcher<'_, '_, G> {
-    fn mover(&mut self, ply: u32) -> Result<usize, GameError> {
-        self.scoring.mover(self.game, ply)
-    }
-
-    fn final_scores(&mut self, ply: u32, out: &mut Scores) -> Result<bool, GameError> {
-        self.scoring.final_scores(self.game, ply, out)
-    }
-
-    fn evaluations(&mut self, ply: u32, out: &mut Scores) -> Result<(), GameError> {
-        self.scoring.evaluations(self.game, ply, out)
-    }
-
-    /// Whether a limit or the stop flag says to stop.
-    fn halted(&self) -> bool {
-        if self.opts.node_limit > 0 && self.nodes > self.opts.node_limit {
-            return true;
-        }
-        // The first node looks too: a search stopped before it starts does nothing.
-        if self.nodes % 1024 == 1 {
-            if self.opts.stop.is_some_and(|s| s.load(Relaxed) != 0) {
-                return true;
-            }
-            if self
-                .opts
-                .time_limit
-                .is_some_and(|t| self.start.elapsed() >= t)
-            {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// The max^n value of the position `depth` plies deep, into `out`, its line in
-    /// `lines[ply]`. `parent`: the parent's mover and the best score it has so far, for
-    /// shallow pruning (`None` at the root and at a parent's first move). `first`: a move
-    /// to try first.
-    fn node(
-        &mut self,
-        depth: u32,
-        ply: u32,
-        parent: Option<(usize, i32)>,
-        first: Move,
-        out: &mut Scores,
-    ) -> Result<(), Halt> {
-        self.nodes += 1;
-        if self.halted() {
-            return Err(Halt::Limit);
-        }
-        let at = ply as usize;
-        self.lines.reach(at)?;
-        self.lines.clear(at);
-        if self.lists.len() <= at {
-            room(&mut self.lists, 1)?;
-            self.lists.push(Vec::new());
-        }
-        if self.game.is_chance() {
-            return Err(GameError::ChanceNode.into());
-        }
-        if self.final_scores(ply, out)? {
-            self.leaves += 1;
-            return Ok(());
-        }
-        if depth == 0 {
-            self.leaves += 1;
-            self.horizon = true;
-            self.evaluations(ply, out)?;
-            return Ok(());
-        }
-        if ply >= super::value::MAX_PLY {
-            return Err(GameError::TooDeep.into());
-        }
-        let mover = self.mover(ply)?;
-        let mut moves = std::mem::take(&mut self.lists[at]);
-        moves.clear();
-        room(&mut moves, 64)?;
-        let listed = self.game.moves(&mut moves);
-        let found = listed.map(|()| moves.is_empty());
-        let answer = match found {
-            Err(e) => Err(e.into()),
-            Ok(true) => Err(GameError::NoMovesNotOver.into()),
-            Ok(false) => {
-                // Where the move tried first stood in the game's order.
-                let moved = moves.iter().position(|&m| m == first);
-                move_first(&mut moves, first);
-                self.best_of(&moves, moved, depth, ply, mover, parent, out)
-            }
-        };
-        self.lists[at] = moves;
-        answer
-    }
-
-    /// The mover's best among `moves`, into `out`; `moved`: where `moves[0]` stood in
-    /// the game's order, if it was put first (ties go to the first in that order).
-    #[allow(clippy::too_many_arguments)]
-    fn best_of(
-        &mut self,
-        moves: &[Move],
-        moved: Option<usize>,
-        depth: u32,
-        ply: u32,
-        mover: usize,
-        parent: Option<(usize, i32)>,
-        out: &mut Scores,
-    ) -> Result<(), Halt> {
-        let at = ply as usize;
-        let order = |i: usize| match moved {
-            Some(k) if i == 0 => k,
-            Some(k) if i <= k => i - 1,
-            _ => i,
-        };
-        let mut best: Scores = [0; MAX_PLAYERS];
-        let mut best_at = None;
-        let mut child = [0; MAX_PLAYERS];
-        for (i, &mv) in moves.iter().enumerate() {
-            // A move before the best in the game's order takes a tie, so it is cut only
-            // where it cannot reach the best's score.
-            let earlier = best_at.is_some_and(|b| order(i) < order(b));
-            let bound = best_at.map(|_| (mover, best[mover].saturating_sub(i32::from(earlier))));
-            self.game.play(mv);
-            let below = |s: &mut Self, child: &mut Scores| {
-                s.node(depth - 1, ply + 1, bound, super::game::NO_MOVE, child)
-            };
-            // Deep lines go on in a fresh stack segment, as the engine's do.
-            let searched = if (ply + 1) % stack::EVERY == 0 {
-                stack::with_room(|| below(self, &mut child))
-            } else {
-                below(self, &mut child)
-            };
-            self.game.undo(mv);
-            searched?;
-            let better = child[mover] > best[mover] || (earlier && child[mover] == best[mover]);
-            if best_at.is_none() || better {
-                best = child;
-                best_at = Some(i);
-                self.lines.set(at, mv, true);
-            }
-            if let Some((lo, sum)) = self.bounds {
-                let n = self.players as i64;
-                let mine = best[mover] as i64;
-                // Nothing is better for the mover than all the sum leaves it (nor ties
-                // it from before it in the game's order, once the moves left are after).
-                let full = mine >= sum - (n - 1) * lo && moved.is_none_or(|k| i >= k);
-                // The parent's mover gets at most what the others leave it here.
-                let shallow = parent.is_some_and(|(q, have)| {
-                    q != mover && sum - mine - (n - 2) * lo <= have as i64
-                });
-                if full || shallow {
-                    self.cutoffs += (moves.len() - i - 1) as u64;
-                    break;
-                }
-            }
-        }
-        *out = best;
-        Ok(())
-    }
 }
