@@ -290,10 +290,7 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
                 return Ok(());
             }
             let mv = if self.game.is_chance() {
-                self.list(true)?;
-                let u = self.rng.unit();
-                let i = pick(self.outcomes.iter().map(|o| o.1), u).unwrap_or(0);
-                self.outcomes[i].0
+                self.draw_outcome()?
             } else {
                 self.moves.clear();
                 room(&mut self.moves, 32)?;
@@ -307,6 +304,21 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
             self.play(mv)?;
             plies += 1;
         }
+    }
+
+    /// A playout's outcome of the chance step here, drawn by its weight: the weights are
+    /// not divided by their sum (a playout keeps no probabilities), the draw scaled up.
+    fn draw_outcome(&mut self) -> Result<Move, GameError> {
+        self.outcomes.clear();
+        room(&mut self.outcomes, 8)?;
+        self.game.outcomes(&mut self.outcomes)?;
+        if self.outcomes.is_empty() {
+            return Err(GameError::NoOutcomes);
+        }
+        let total = weights_total(self.outcomes.iter().map(|o| o.1))?;
+        let u = self.rng.unit() * total;
+        let i = pick(self.outcomes.iter().map(|o| o.1), u).unwrap_or(0);
+        Ok(self.outcomes[i].0)
     }
 
     /// Marks the final node `k` proven with `reward`.
