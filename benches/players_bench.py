@@ -85,15 +85,42 @@ def usable(game, ps, sims):
     return out
 
 
+def floor_playouts(state, seed, use_undo):
+    """One random playout through the pyspiel calls a playout through the adapter needs
+    at the least (is_terminal, is_chance_node, chance_outcomes or legal_actions, then
+    apply_action and undo_action for each step where the game has undo, child where it
+    has not, as the adapter does), made from Python with nothing else: the adapter's
+    floor."""
+    rng = random.Random(seed)
+    s, line = state.clone(), []
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = rng.choice(s.chance_outcomes())[0]
+        else:
+            a = rng.choice(s.legal_actions())
+        if use_undo:
+            line.append((s.current_player(), a))
+            s.apply_action(a)
+        else:
+            line.append(s)
+            s = s.child(a)
+    if use_undo:
+        for player, a in reversed(line):
+            s.undo_action(player, a)
+
+
 def speeds(name, sims, count):
     game = pyspiel.load_game(name)
     ps = usable(game, positions(game, count, 1), sims)
     # A fresh bot a position, seeded as in `usable`: the same searches, which finished.
     spiel = rate(lambda i: bot(game, sims, 7).step(ps[i][0]), len(ps), sims)
     mine = rate(lambda i: ours(i, ps[i][0], sims), len(ps), sims)
+    undo = [SpielGame(s).use_undo for s, _ in ps]
+    floor = rate(lambda i: [floor_playouts(ps[i][0], k, undo[i]) for k in range(sims // 10)], len(ps), sims // 10)
     print(
         f"{name} ({len(ps)} positions): MCTSBot {spiel:,.0f} simulations/s; "
-        f"libminimax through the adapter {mine:,.0f} ({mine / spiel:.2f}x)"
+        f"libminimax through the adapter {mine:,.0f} ({mine / spiel:.2f}x); the adapter's "
+        f"floor, a playout's pyspiel calls from Python alone, {floor:,.0f} ({floor / spiel:.2f}x)"
     )
     if name.startswith("pig"):
 
