@@ -342,6 +342,11 @@ typedef enum mm_status {
    * pass.
    */
   MM_ERR_GAME_NO_PASS = 62,
+  /**
+   * A hidden-information search needed the game to draw what the player to move
+   * cannot see (`sample`), and it could not.
+   */
+  MM_ERR_GAME_NO_SAMPLE = 63,
 } mm_status;
 
 /**

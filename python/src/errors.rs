@@ -126,13 +126,20 @@ create_exception!(
 
 create_exception!(
     libminimax,
+    NoSampleError,
+    GameError,
+    "A hidden-information search needed the game to draw what the player to move cannot see (sample()), and it could not."
+);
+
+create_exception!(
+    libminimax,
     NoPassError,
     GameError,
     "Best-reply search needed the game to pass the turn (null_move()) where it gave no pass."
 );
 
 /// Every status a search reports as a `GameError`.
-pub const ALL: [Status; 24] = [
+pub const ALL: [Status; 25] = [
     Status::TooManyMoves,
     Status::NegativeMoveCount,
     Status::ScoreOutOfRange,
@@ -157,6 +164,7 @@ pub const ALL: [Status; 24] = [
     Status::BadBatchOptions,
     Status::BadPlayer,
     Status::NoPass,
+    Status::NoSample,
 ];
 
 /// The exception for a status, with the library's message.
@@ -172,6 +180,7 @@ pub fn from_status(status: Status) -> PyErr {
         Status::BadEvaluation => BadEvaluationError::new_err(message),
         Status::BadPlayer => BadPlayerError::new_err(message),
         Status::NoPass => NoPassError::new_err(message),
+        Status::NoSample => NoSampleError::new_err(message),
         Status::ScoreOutOfRange => ScoreOutOfRangeError::new_err(message),
         Status::NoMovesNotOver => NoMovesNotOverError::new_err(message),
         Status::BadBounds => BadBoundsError::new_err(message),
@@ -221,6 +230,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BadEvaluationError", py.get_type::<BadEvaluationError>())?;
     m.add("BadPlayerError", py.get_type::<BadPlayerError>())?;
     m.add("NoPassError", py.get_type::<NoPassError>())?;
+    m.add("NoSampleError", py.get_type::<NoSampleError>())?;
     m.add(
         "NegativeMoveCountError",
         py.get_type::<NegativeMoveCountError>(),

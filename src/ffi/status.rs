@@ -167,12 +167,15 @@ pub enum mm_status {
     /// Best-reply search needed the game to pass the turn (`null_move`) where it gave no
     /// pass.
     MM_ERR_GAME_NO_PASS = 62,
+    /// A hidden-information search needed the game to draw what the player to move
+    /// cannot see (`sample`), and it could not.
+    MM_ERR_GAME_NO_SAMPLE = 63,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 63] = [
+const ALL: [mm_status; 64] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -236,6 +239,7 @@ const ALL: [mm_status; 63] = [
     MM_ERR_GAME_BAD_PLAYER,
     MM_ERR_NOT_TWO_PLAYERS,
     MM_ERR_GAME_NO_PASS,
+    MM_ERR_GAME_NO_SAMPLE,
 ];
 
 impl mm_status {
@@ -337,6 +341,9 @@ impl mm_status {
             MM_ERR_GAME_NO_PASS => {
                 c"best-reply search needs the game to pass the turn (null_move), and it gave no pass"
             }
+            MM_ERR_GAME_NO_SAMPLE => {
+                c"a hidden-information search needs the game to draw what the player to move cannot see (sample), and it could not"
+            }
             MM_ERR_GAME_ZERO_WEIGHTS => c"a chance node of the game gave weights summing to zero",
             MM_ERR_GAME_CHANCE_NODE => {
                 c"a deterministic method met a chance node; use expectimax, Star1 or Star2"
@@ -407,6 +414,7 @@ impl From<GameError> for mm_status {
             GameError::BadBatchOptions => MM_ERR_BAD_BATCH_OPTIONS,
             GameError::BadPlayer => MM_ERR_GAME_BAD_PLAYER,
             GameError::NoPass => MM_ERR_GAME_NO_PASS,
+            GameError::NoSample => MM_ERR_GAME_NO_SAMPLE,
             GameError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
@@ -508,6 +516,7 @@ mod tests {
             (MM_ERR_GAME_BAD_PLAYER, 60),
             (MM_ERR_NOT_TWO_PLAYERS, 61),
             (MM_ERR_GAME_NO_PASS, 62),
+            (MM_ERR_GAME_NO_SAMPLE, 63),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -156,6 +156,22 @@ pub trait Game {
     fn player_bounds(&mut self) -> Option<(i32, i32)> {
         None
     }
+    /// In a game with hidden information: a key for what the player to move has seen
+    /// (its information state), equal for two positions it cannot tell apart. `None`
+    /// (the default): the game does not say.
+    fn information_key(&mut self) -> Option<u64> {
+        None
+    }
+    /// In a game with hidden information: replaces what the player to move cannot see
+    /// with an assignment drawn at random from `seed`, consistent with what it has seen
+    /// (a determinization: same `information_key`), and returns true; false (the
+    /// default) if the game cannot. Each seed gives one draw, the same every time; the
+    /// hidden-information searches call it on a copy of the root, and never undo a move
+    /// made before it.
+    fn sample(&mut self, seed: u64) -> bool {
+        let _ = seed;
+        false
+    }
 }
 
 /// The sum of weights a game gave (chance outcomes' or priors'), held to the contract:
@@ -244,6 +260,9 @@ pub enum GameError {
     /// Best-reply search needed the game to pass the turn ([`Game::null_move`]) where it
     /// gave no pass (C: `MM_ERR_GAME_NO_PASS`).
     NoPass,
+    /// A hidden-information search needed the game to draw the hidden part of a
+    /// position ([`Game::sample`]) and it could not (C: `MM_ERR_GAME_NO_SAMPLE`).
+    NoSample,
 }
 
 impl GameError {
@@ -301,6 +320,9 @@ impl std::fmt::Display for GameError {
             }
             GameError::NoPass => {
                 "best-reply search needs the game to pass the turn (null_move), and it gave no pass"
+            }
+            GameError::NoSample => {
+                "a hidden-information search needs the game to draw what the player to move cannot see (sample), and it could not"
             }
         })
     }

@@ -49,6 +49,7 @@ mod memory;
 mod options;
 mod parallel;
 pub mod paranoid;
+pub mod pimc;
 mod player_scores;
 mod pool;
 mod pv;

@@ -1,0 +1,219 @@
+//! Hidden information: Tiny Whist's `sample` and PIMC against a reference written here,
+//! apart from the library: every deal consistent with what the player to move has seen
+//! (the other hand drawn from the unseen cards such that each card it played was legal
+//! when played), each solved by a plain minimax, and each root move's value averaged
+//! over them.
+
+#[path = "../examples/hidden/whist.rs"]
+mod whist;
+
+use std::collections::HashSet;
+
+use minimax::search::pimc::{self, Combine, PimcOptions, Valued};
+use minimax::search::{Game, GameError, Method, Move, Options, search};
+use whist::Whist;
+
+/// Plain minimax over the game's moves: the value in MAX's (player 0's) view.
+fn minimax(g: &mut Whist) -> i32 {
+    if let Some(v) = g.outcome() {
+        return v;
+    }
+    let max = g.to_move == 0;
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    let values = moves.into_iter().map(|m| {
+        g.play(m);
+        let v = minimax(g);
+        g.undo(m);
+        v
+    });
+    let values: Vec<i32> = values.collect();
+    if max {
+        *values.iter().max().unwrap()
+    } else {
+        *values.iter().min().unwrap()
+    }
+}
+
+/// Whether `hand` (the other player's cards now) with the cards it played could have
+/// played as it did: at each of its plays that followed a lead, it held a card of the
+/// suit led only if it played one.
+fn consistent(g: &Whist, other: usize, hand: u32) -> bool {
+    // Its hand before the play of index i: hand plus every card it played from i on.
+    let mut held = hand;
+    let plays = &g.played;
+    for i in (0..plays.len()).rev() {
+        let (p, c) = plays[i];
+        if p != other {
+            continue;
+        }
+        held |= 1 << c;
+        // A follow: an odd position within its trick (tricks are pairs of plays).
+        if i % 2 == 1 {
+            let led = plays[i - 1].1;
+            let suit = (0..g.ranks).map(|r| led / g.ranks * g.ranks + r);
+            let had_suit = suit.clone().any(|s| held >> s & 1 == 1);
+            if had_suit && c / g.ranks != led / g.ranks {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Every deal the player to move cannot tell from this one: the other hand, any set of
+/// its size from the cards the mover has not seen, kept where consistent.
+fn deals(g: &Whist) -> Vec<Whist> {
+    let (me, other) = (g.to_move, 1 - g.to_move);
+    let mut seen = g.hands[me];
+    for &(_, c) in &g.played {
+        seen |= 1 << c;
+    }
+    let deck = g.suits * g.ranks;
+    let unseen: Vec<u32> = (0..deck).filter(|c| seen >> c & 1 == 0).collect();
+    let k = g.hands[other].count_ones() as usize;
+    let mut out = Vec::new();
+    for subset in 0u32..1 << unseen.len() {
+        if subset.count_ones() as usize != k {
+            continue;
+        }
+        let hand = unseen
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| subset >> i & 1 == 1)
+            .fold(0, |h, (_, &c)| h | 1 << c);
+        if consistent(g, other, hand) {
+            let mut d = g.clone();
+            d.hands[other] = hand;
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// Positions: deals of 2 and 3 suits, 3 or 4 ranks, hands of 2 or 3, after 0 to 4 cards
+/// played at random.
+fn positions() -> Vec<Whist> {
+    let mut out = Vec::new();
+    for seed in 0..140u64 {
+        for (suits, ranks, hand) in [(2, 3, 2), (2, 4, 3), (3, 3, 3), (3, 4, 3)] {
+            let mut g = Whist::deal(suits, ranks, hand, seed);
+            let plies = whist::mix(seed ^ 99) % 5;
+            let mut r = seed;
+            for _ in 0..plies {
+                let mut moves = Vec::new();
+                g.moves(&mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                r = whist::mix(r);
+                g.play(moves[(r % moves.len() as u64) as usize]);
+            }
+            if !g.over() {
+                out.push(g);
+            }
+        }
+    }
+    out
+}
+
+/// The engine's exact solve of a sample's child.
+fn exact(g: &mut Whist, max: bool) -> Result<Valued, GameError> {
+    let mut opts = Options {
+        method: Method::Exact,
+        max_at_root: max,
+        ..Options::default()
+    };
+    search(g, &mut opts).map(|r| Valued::from(&r))
+}
+
+#[test]
+fn pimc_over_every_deal_equals_the_expectation() {
+    let mut checked = 0;
+    for g in positions() {
+        let all = deals(&g);
+        assert!(!all.is_empty());
+        // The reference: each move's exact value averaged over the deals.
+        let mut moves = Vec::new();
+        g.clone().moves(&mut moves).unwrap();
+        let want: Vec<f64> = moves
+            .iter()
+            .map(|&m| {
+                let sum: i32 = all
+                    .iter()
+                    .map(|d| {
+                        let mut d = d.clone();
+                        d.play(m);
+                        minimax(&mut d)
+                    })
+                    .sum();
+                sum as f64 / all.len() as f64
+            })
+            .collect();
+        let mut samples: Vec<(Whist, f64)> = all.into_iter().map(|d| (d, 1.0)).collect();
+        let r = pimc::search_samples(&mut samples, Combine::Mean, true, exact).unwrap();
+        let got: Vec<(Move, f64)> = r.moves.iter().map(|m| (m.mv, m.mean)).collect();
+        let expected: Vec<(Move, f64)> = moves.iter().copied().zip(want.iter().copied()).collect();
+        assert_eq!(got.len(), expected.len());
+        for ((m, v), (wm, wv)) in got.iter().zip(&expected) {
+            assert_eq!(m, wm);
+            assert!((v - wv).abs() < 1e-9, "{v} against {wv}");
+        }
+        assert!(r.proven);
+        // The move: the first with the best mean for the mover.
+        let max = g.to_move == 0;
+        let best = (0..want.len()).fold(0, |b, i| {
+            if (max && want[i] > want[b]) || (!max && want[i] < want[b]) {
+                i
+            } else {
+                b
+            }
+        });
+        assert_eq!(r.best_move, Some(moves[best]));
+        checked += 1;
+    }
+    assert!(checked >= 500, "{checked}");
+    println!("{checked} positions: PIMC over every deal equals the expectation");
+}
+
+#[test]
+fn samples_keep_what_the_mover_has_seen_and_reach_every_deal() {
+    for g in positions().into_iter().step_by(10) {
+        let all: HashSet<u32> = deals(&g).iter().map(|d| d.hands[1 - d.to_move]).collect();
+        let key = g.clone().information_key();
+        let mut drawn = HashSet::new();
+        for seed in 0..400 {
+            let mut s = g.clone();
+            assert!(s.sample(seed));
+            assert_eq!(s.information_key(), key);
+            let hand = s.hands[1 - s.to_move];
+            assert!(all.contains(&hand), "an inconsistent deal");
+            drawn.insert(hand);
+        }
+        if all.len() <= 20 {
+            assert_eq!(drawn, all, "every deal drawn");
+        }
+    }
+}
+
+#[test]
+fn pimc_by_sampling_and_by_votes() {
+    let g = Whist::deal(3, 4, 3, 7);
+    let opts = PimcOptions {
+        samples: 30,
+        seed: 1,
+        combine: Combine::Votes,
+    };
+    let r = pimc::search_sampled(&g, &opts, exact).unwrap();
+    assert_eq!(r.samples, 30);
+    let votes: f64 = r.moves.iter().map(|m| m.votes).sum();
+    assert!((votes - 30.0).abs() < 1e-9);
+    let top = r.moves.iter().map(|m| m.votes).fold(0.0, f64::max);
+    let chosen = r.moves.iter().find(|m| Some(m.mv) == r.best_move).unwrap();
+    assert_eq!(chosen.votes, top);
+    // The same seed, the same answer.
+    assert_eq!(
+        pimc::search_sampled(&g, &opts, exact).unwrap().moves,
+        r.moves
+    );
+}
