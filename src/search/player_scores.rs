@@ -1,6 +1,7 @@
-//! How the n-player searches (max^n, n-player MCTS) read a game's scores: one score a
-//! player, from `player_scores` and `player_evaluations`, or for a two-player game from
-//! `outcome` and `evaluate` as (MAX's, MIN's); each vector held to `player_bounds`.
+//! How the n-player searches (max^n, n-player MCTS, ISMCTS) read a game's scores: one
+//! score a player, from `player_scores` and `player_evaluations`, or for a two-player
+//! game from `outcome` and `evaluate` as (MAX's, MIN's); each vector held to
+//! `player_bounds`; and how the MCTS families turn them into rewards.
 
 use super::game::{Game, GameError, ScoreView};
 
@@ -132,3 +133,70 @@ impl Scoring {
         Ok(())
     }
 }
+
+/// How final scores (and a cut-off playout's evaluations) become each player's reward.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerReward {
+    /// The players with the top score share a reward of 1 (a sole winner has 1); the
+    /// others have 0.
+    Win,
+    /// Each score scaled into [0, 1] by the game's `player_bounds` (needed: else
+    /// [`GameError::NeedsBounds`]): the least a player can have is 0, all the sum 1.
+    Scaled,
+}
+
+/// One reward a player.
+pub(crate) type Rewards = [f64; MAX_PLAYERS];
+
+/// A search's fixed parts: how scores are read and turned into rewards.
+#[derive(Clone, Copy)]
+pub(crate) struct Convert {
+    pub scoring: Scoring,
+    pub reward: PlayerReward,
+}
+
+impl Convert {
+    /// The game's scoring (with its bounds) and `reward`, which for
+    /// [`PlayerReward::Scaled`] needs bounds that leave a range
+    /// ([`GameError::NeedsBounds`], [`GameError::BadBounds`]).
+    pub fn of<G: Game>(game: &mut G, reward: PlayerReward) -> Result<Convert, GameError> {
+        let scoring = Scoring::of(game, true)?;
+        if reward == PlayerReward::Scaled {
+            match scoring.bounds {
+                None => return Err(GameError::NeedsBounds),
+                Some((lo, sum)) if sum == lo * scoring.players as i64 => {
+                    return Err(GameError::BadBounds);
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(Convert { scoring, reward })
+    }
+
+    /// Each player's reward for a vector of scores: with [`PlayerReward::Win`] the top
+    /// scorers share 1; with [`PlayerReward::Scaled`] each score over the range the
+    /// game's bounds leave it.
+    pub fn rewards(&self, scores: &Scores, out: &mut Rewards) {
+        let n = self.scoring.players;
+        match (self.reward, self.scoring.bounds) {
+            (PlayerReward::Scaled, Some((lo, sum))) => {
+                let range = (sum - n as i64 * lo) as f64;
+                for p in 0..n {
+                    out[p] = ((scores[p] as i64 - lo) as f64 / range).clamp(0.0, 1.0);
+                }
+            }
+            _ => {
+                let top = scores[..n].iter().copied().max().unwrap_or(0);
+                let winners = scores[..n].iter().filter(|&&s| s == top).count();
+                for p in 0..n {
+                    out[p] = if scores[p] == top {
+                        1.0 / winners as f64
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+    }
+}
+

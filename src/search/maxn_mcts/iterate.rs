@@ -6,50 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::tree::{CHANCE, Tree};
-use super::{MaxnMctsOptions, PlayerReward};
+use super::MaxnMctsOptions;
 use crate::search::game::{Game, GameError, Move, weights_total};
 use crate::search::mcts::rng::Rng;
 use crate::search::memory::room;
-use crate::search::player_scores::{MAX_PLAYERS, Scores, Scoring};
+use crate::search::player_scores::{Convert, MAX_PLAYERS, Rewards};
 use crate::search::value::MAX_PLY;
-
-/// One reward a player.
-pub(super) type Rewards = [f64; MAX_PLAYERS];
-
-/// A search's fixed parts: how scores are read and turned into rewards.
-#[derive(Clone, Copy)]
-pub(super) struct Convert {
-    pub scoring: Scoring,
-    pub reward: PlayerReward,
-}
-
-impl Convert {
-    /// Each player's reward for a vector of scores: with [`PlayerReward::Win`] the top
-    /// scorers share 1; with [`PlayerReward::Scaled`] each score over the range the
-    /// game's bounds leave it.
-    pub fn rewards(&self, scores: &Scores, out: &mut Rewards) {
-        let n = self.scoring.players;
-        match (self.reward, self.scoring.bounds) {
-            (PlayerReward::Scaled, Some((lo, sum))) => {
-                let range = (sum - n as i64 * lo) as f64;
-                for p in 0..n {
-                    out[p] = ((scores[p] as i64 - lo) as f64 / range).clamp(0.0, 1.0);
-                }
-            }
-            _ => {
-                let top = scores[..n].iter().copied().max().unwrap_or(0);
-                let winners = scores[..n].iter().filter(|&&s| s == top).count();
-                for p in 0..n {
-                    out[p] = if scores[p] == top {
-                        1.0 / winners as f64
-                    } else {
-                        0.0
-                    };
-                }
-            }
-        }
-    }
-}
 
 /// The state of one thread's search.
 pub(super) struct Run<'a, 'o, G: Game> {

@@ -53,19 +53,11 @@ use crate::search::options::FewerThreads;
 use crate::search::parallel::{gather, resolve_threads, seats, sit};
 use crate::search::player_scores::Scoring;
 use crate::search::pool;
-use iterate::{Convert, Run};
+use crate::search::player_scores::Convert;
+use iterate::Run;
 use tree::{CHANCE, Tree};
 
-/// How final scores (and a cut-off playout's evaluations) become each player's reward.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlayerReward {
-    /// The players with the top score share a reward of 1 (a sole winner has 1); the
-    /// others have 0.
-    Win,
-    /// Each score scaled into [0, 1] by the game's `player_bounds` (needed: else
-    /// [`GameError::NeedsBounds`]): the least a player can have is 0, all the sum 1.
-    Scaled,
-}
+pub use crate::search::player_scores::PlayerReward;
 
 /// How to search.
 pub struct MaxnMctsOptions<'a> {
@@ -431,20 +423,7 @@ fn prepare<G: Game>(game: &mut G, opts: &MaxnMctsOptions<'_>) -> Result<Convert,
     if game.is_chance() {
         return Err(GameError::ChanceRoot);
     }
-    let scoring = Scoring::of(game, true)?;
-    if opts.reward == PlayerReward::Scaled {
-        match scoring.bounds {
-            None => return Err(GameError::NeedsBounds),
-            Some((lo, sum)) if sum == lo * scoring.players as i64 => {
-                return Err(GameError::BadBounds);
-            }
-            Some(_) => {}
-        }
-    }
-    Ok(Convert {
-        scoring,
-        reward: opts.reward,
-    })
+    Convert::of(game, opts.reward)
 }
 
 /// Makes `tree`'s root this position: a kept root is trusted where its mover is the
