@@ -40,6 +40,7 @@ pub mod best_reply;
 mod chance;
 mod engine;
 mod game;
+pub mod ismcts;
 mod kept;
 mod limits;
 pub mod maxn;

@@ -5,8 +5,8 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
-use super::tree::{CHANCE, Tree};
 use super::MaxnMctsOptions;
+use super::tree::{CHANCE, Tree};
 use crate::search::game::{Game, GameError, Move, weights_total};
 use crate::search::mcts::rng::Rng;
 use crate::search::memory::room;

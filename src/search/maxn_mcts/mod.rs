@@ -51,9 +51,9 @@ use crate::search::game::{Fork, Game, GameError, Move, first_move};
 use crate::search::memory::room;
 use crate::search::options::FewerThreads;
 use crate::search::parallel::{gather, resolve_threads, seats, sit};
+use crate::search::player_scores::Convert;
 use crate::search::player_scores::Scoring;
 use crate::search::pool;
-use crate::search::player_scores::Convert;
 use iterate::Run;
 use tree::{CHANCE, Tree};
 

@@ -1,14 +1,15 @@
-//! Hidden information: Tiny Whist's `sample` and PIMC against a reference written here,
-//! apart from the library: every deal consistent with what the player to move has seen
-//! (the other hand drawn from the unseen cards such that each card it played was legal
-//! when played), each solved by a plain minimax, and each root move's value averaged
-//! over them.
+//! Hidden information: Tiny Whist's `sample`, PIMC and ISMCTS against a reference
+//! written here, apart from the library: every deal consistent with what the player to
+//! move has seen (the other hand drawn from the unseen cards such that each card it
+//! played was legal when played), each solved by a plain minimax, and each root move's
+//! value averaged over them.
 
 #[path = "../examples/hidden/whist.rs"]
 mod whist;
 
 use std::collections::HashSet;
 
+use minimax::search::ismcts::{self, IsmctsOptions, IsmctsResult};
 use minimax::search::pimc::{self, Combine, PimcOptions, Valued};
 use minimax::search::{Game, GameError, Method, Move, Options, search};
 use whist::Whist;
@@ -216,4 +217,96 @@ fn pimc_by_sampling_and_by_votes() {
         pimc::search_sampled(&g, &opts, exact).unwrap().moves,
         r.moves
     );
+}
+
+/// Each root move's value in every consistent deal, by the plain minimax: the moves and,
+/// a deal a row, their values.
+fn values_by_deal(g: &Whist) -> (Vec<Move>, Vec<Vec<i32>>) {
+    let mut moves = Vec::new();
+    g.clone().moves(&mut moves).unwrap();
+    let rows = deals(g)
+        .into_iter()
+        .map(|mut d| {
+            moves
+                .iter()
+                .map(|&m| {
+                    d.play(m);
+                    let v = minimax(&mut d);
+                    d.undo(m);
+                    v
+                })
+                .collect()
+        })
+        .collect();
+    (moves, rows)
+}
+
+#[test]
+fn ismcts_sees_only_what_the_mover_sees() {
+    // Two deals the mover cannot tell apart get the same search, move for move.
+    for g in positions().into_iter().step_by(25) {
+        let mut other = g.clone();
+        assert!(other.sample(12345));
+        let opts = IsmctsOptions {
+            iterations: 300,
+            seed: 9,
+            ..IsmctsOptions::default()
+        };
+        let a = ismcts::search(&g, &opts).unwrap();
+        let b = ismcts::search(&other, &opts).unwrap();
+        assert_eq!(
+            a,
+            IsmctsResult {
+                elapsed: a.elapsed,
+                ..b
+            }
+        );
+        assert_eq!(a.iterations, 300);
+        assert_eq!(a.root.iter().map(|m| m.visits).sum::<u64>(), 300);
+    }
+}
+
+#[test]
+fn ismcts_chooses_the_best_expected_reward_where_it_is_the_last_choice() {
+    // Two cards each, the first led: the follower's card is the last choice of the game
+    // (the last trick is forced), so each of its moves has a fixed result in each deal,
+    // and its expected reward (a win 1, a draw 1/2) over the consistent deals is exact.
+    // Where one move's is ahead of every other's by 0.1, ISMCTS must choose it.
+    let mut checked = 0;
+    for seed in 0..400u64 {
+        for (suits, ranks) in [(2, 3), (2, 4), (3, 3), (3, 4)] {
+            let mut g = Whist::deal(suits, ranks, 2, seed);
+            let mut moves = Vec::new();
+            g.moves(&mut moves).unwrap();
+            g.play(moves[(whist::mix(seed) % moves.len() as u64) as usize]);
+            let (moves, rows) = values_by_deal(&g);
+            // The follower is player 1 (MIN): its reward is a win for a negative score.
+            let reward = |v: i32| match v.signum() {
+                -1 => 1.0,
+                0 => 0.5,
+                _ => 0.0,
+            };
+            let expected: Vec<f64> = (0..moves.len())
+                .map(|i| rows.iter().map(|r| reward(r[i])).sum::<f64>() / rows.len() as f64)
+                .collect();
+            let best =
+                (0..moves.len()).fold(0, |b, i| if expected[i] > expected[b] { i } else { b });
+            if (0..moves.len()).any(|j| j != best && expected[best] - expected[j] < 0.1) {
+                continue;
+            }
+            let r = ismcts::search(
+                &g,
+                &IsmctsOptions {
+                    iterations: 2000,
+                    seed,
+                    ..IsmctsOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(r.best_move, Some(moves[best]), "seed {seed}: {expected:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "{checked}");
+    println!("{checked} last choices: ISMCTS chose the best expected reward");
 }

@@ -1,0 +1,363 @@
+//! Single-observer information-set MCTS (SO-ISMCTS; Cowling, Powley and Whitehouse 2012,
+//! from their description): one tree over the information sets of the player to move at
+//! the root, where a node is a line of moves from the root as every player sees it
+//! played. Each iteration draws a position consistent with the root player's view
+//! ([`Game::sample`]), descends the tree by the moves legal in that position only,
+//! adds one child, plays at random to the end, and adds each player's reward along the
+//! path. Selection is UCB with availability counts: a child's exploration term counts
+//! the iterations in which its move was legal, not its parent's visits.
+//!
+//! For two to eight players (each node chooses for its own mover, as max^n backups do),
+//! with chance steps drawn on the way (not in the tree). Moves must be seen by every
+//! player (the tricks of a card game): where they are not, the multi-observer variant is
+//! needed.
+
+use std::time::{Duration, Instant};
+
+use super::game::{Game, GameError, Move, weights_total};
+use super::mcts::rng::Rng;
+use super::memory::room;
+use super::player_scores::{Convert, MAX_PLAYERS, PlayerReward, Rewards};
+use super::value::MAX_PLY;
+
+/// How to search.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IsmctsOptions {
+    /// Iterations (at least 1 unless `time_limit` is given).
+    pub iterations: u64,
+    /// Stop after this long.
+    pub time_limit: Option<Duration>,
+    /// UCB's exploration constant (rewards lie in [0, 1]).
+    pub exploration: f64,
+    /// How scores become rewards.
+    pub reward: PlayerReward,
+    /// The seed of the samples and playouts: the same seed, the same search.
+    pub seed: u64,
+    /// The most nodes the tree may hold; past it, iterations go on without adding any.
+    pub max_nodes: usize,
+}
+
+impl Default for IsmctsOptions {
+    fn default() -> Self {
+        IsmctsOptions {
+            iterations: 10_000,
+            time_limit: None,
+            exploration: 0.7,
+            reward: PlayerReward::Win,
+            seed: 0,
+            max_nodes: 1 << 20,
+        }
+    }
+}
+
+/// A root move's figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IsmctsMove {
+    /// The move.
+    pub mv: Move,
+    /// Iterations through it.
+    pub visits: u64,
+    /// Its mover's mean reward.
+    pub mean: f64,
+}
+
+/// What ISMCTS found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IsmctsResult {
+    /// The most visited root move (the first listed on a tie), `None` if the game is
+    /// over.
+    pub best_move: Option<Move>,
+    /// The root's children, in the order they were first tried.
+    pub root: Vec<IsmctsMove>,
+    /// Iterations made.
+    pub iterations: u64,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// The wall time of the call.
+    pub elapsed: Duration,
+}
+
+/// A node: the move that led to it and what its iterations gave.
+#[derive(Clone, Copy)]
+struct Node {
+    mv: Move,
+    /// The player who made `mv` (its rewards are summed here).
+    mover: u8,
+    visits: u64,
+    /// Iterations in which `mv` was legal at the parent.
+    available: u64,
+    /// The sum of `mover`'s rewards.
+    sum: f64,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// SplitMix64: a seed for each iteration's sample.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The search's state.
+struct Run<'o> {
+    opts: &'o IsmctsOptions,
+    convert: Convert,
+    rng: Rng,
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    line: Vec<Move>,
+    moves: Vec<Move>,
+    /// The legal moves a node has no child for yet.
+    untried: Vec<Move>,
+    outcomes: Vec<(Move, f64)>,
+}
+
+/// Searches `game` (unchanged on return) from the root player's view with SO-ISMCTS.
+/// A game that cannot sample is [`GameError::NoSample`]; a chance step at the root is
+/// [`GameError::ChanceRoot`].
+pub fn search<G: Game + Clone>(game: &G, opts: &IsmctsOptions) -> Result<IsmctsResult, GameError> {
+    let start = Instant::now();
+    if !(opts.exploration >= 0.0 && opts.exploration.is_finite()) {
+        return Err(GameError::BadExploration);
+    }
+    let mut root = game.clone();
+    if root.is_chance() {
+        return Err(GameError::ChanceRoot);
+    }
+    let convert = Convert::of(&mut root, opts.reward)?;
+    let mut result = IsmctsResult {
+        best_move: None,
+        root: Vec::new(),
+        iterations: 0,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    };
+    let mut scores = [0; MAX_PLAYERS];
+    if convert.scoring.final_scores(&mut root, 0, &mut scores)? {
+        result.elapsed = start.elapsed();
+        return Ok(result);
+    }
+    let mut run = Run {
+        opts,
+        convert,
+        rng: Rng::new(opts.seed),
+        nodes: Vec::new(),
+        path: Vec::new(),
+        line: Vec::new(),
+        moves: Vec::new(),
+        untried: Vec::new(),
+        outcomes: Vec::new(),
+    };
+    room(&mut run.nodes, 1)?;
+    run.nodes.push(Node {
+        mv: 0,
+        mover: 0,
+        visits: 0,
+        available: 0,
+        sum: 0.0,
+        first_child: NONE,
+        next_sibling: NONE,
+    });
+    let mut done = 0u64;
+    loop {
+        if opts.iterations > 0 && done >= opts.iterations {
+            break;
+        }
+        if opts.time_limit.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+        if opts.iterations == 0 && opts.time_limit.is_none() {
+            break;
+        }
+        let mut g = game.clone();
+        if !g.sample(mix(opts.seed ^ done.wrapping_mul(0x2545_F491_4F6C_DD1D))) {
+            return Err(GameError::NoSample);
+        }
+        run.iterate(&mut g)?;
+        done += 1;
+    }
+    let mut c = run.nodes[0].first_child;
+    let mut best: Option<(u64, Move)> = None;
+    while c != NONE {
+        let n = run.nodes[c as usize];
+        room(&mut result.root, 1)?;
+        result.root.push(IsmctsMove {
+            mv: n.mv,
+            visits: n.visits,
+            mean: if n.visits > 0 {
+                n.sum / n.visits as f64
+            } else {
+                0.0
+            },
+        });
+        if best.is_none_or(|(v, _)| n.visits > v) {
+            best = Some((n.visits, n.mv));
+        }
+        c = n.next_sibling;
+    }
+    result.best_move = match best {
+        Some((_, mv)) => Some(mv),
+        None => Some(super::game::first_move(&mut root)?),
+    };
+    result.iterations = done;
+    result.nodes = run.nodes.len();
+    result.elapsed = start.elapsed();
+    Ok(result)
+}
+
+impl Run<'_> {
+    /// One iteration on the sampled position `g`, which it plays on and leaves at its
+    /// end (the caller drops it).
+    fn iterate<G: Game>(&mut self, g: &mut G) -> Result<(), GameError> {
+        self.path.clear();
+        self.line.clear();
+        self.path.push(0);
+        let mut k = 0u32;
+        let mut ply = 0u32;
+        let mut scores = [0; MAX_PLAYERS];
+        let mut reward: Rewards = [0.0; MAX_PLAYERS];
+        let mut in_tree = true;
+        loop {
+            if self.line.len() >= MAX_PLY as usize {
+                return Err(GameError::TooDeep);
+            }
+            if g.is_chance() {
+                let mv = self.draw(g)?;
+                g.play(mv);
+                self.line.push(mv);
+                continue;
+            }
+            if self.convert.scoring.final_scores(g, ply, &mut scores)? {
+                self.convert.rewards(&scores, &mut reward);
+                break;
+            }
+            let mover = self.convert.scoring.mover(g, ply)?;
+            self.moves.clear();
+            room(&mut self.moves, 32)?;
+            g.moves(&mut self.moves)?;
+            if self.moves.is_empty() {
+                return Err(GameError::NoMovesNotOver);
+            }
+            let mv = if in_tree {
+                match self.select(k)? {
+                    Some(c) => {
+                        k = c;
+                        self.path.push(c);
+                        self.nodes[c as usize].mv
+                    }
+                    None => {
+                        // Expand: an untried legal move, at random.
+                        in_tree = false;
+                        let mv = self.untried[self.rng.below(self.untried.len())];
+                        if self.nodes.len() < self.opts.max_nodes {
+                            let c = self.add_child(k, mv, mover)?;
+                            self.path.push(c);
+                        }
+                        mv
+                    }
+                }
+            } else {
+                self.moves[self.rng.below(self.moves.len())]
+            };
+            g.play(mv);
+            self.line.push(mv);
+            ply += 1;
+        }
+        for &c in &self.path[1..] {
+            let n = &mut self.nodes[c as usize];
+            n.visits += 1;
+            n.sum += reward[n.mover as usize];
+        }
+        self.nodes[0].visits += 1;
+        Ok(())
+    }
+
+    /// At node `k` with `self.moves` legal: if every legal move has a child, the child
+    /// UCB picks (and every legal child's availability counted); else `None`.
+    fn select(&mut self, k: u32) -> Result<Option<u32>, GameError> {
+        self.find_untried(k)?;
+        if !self.untried.is_empty() {
+            return Ok(None);
+        }
+        let mut best: Option<(f64, u32)> = None;
+        let mut c = self.nodes[k as usize].first_child;
+        while c != NONE {
+            let n = &mut self.nodes[c as usize];
+            if self.moves.contains(&n.mv) {
+                n.available += 1;
+                let mean = n.sum / n.visits.max(1) as f64;
+                let explore = ((n.available as f64).ln() / n.visits.max(1) as f64).sqrt();
+                let score = mean + self.opts.exploration * explore;
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, c));
+                }
+            }
+            c = n.next_sibling;
+        }
+        Ok(best.map(|(_, c)| c))
+    }
+
+    /// The legal moves (`self.moves`) that node `k` has no child for, into
+    /// `self.untried`.
+    fn find_untried(&mut self, k: u32) -> Result<(), GameError> {
+        self.untried.clear();
+        room(&mut self.untried, self.moves.len())?;
+        self.untried.extend_from_slice(&self.moves);
+        let mut c = self.nodes[k as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            self.untried.retain(|&m| m != n.mv);
+            c = n.next_sibling;
+        }
+        Ok(())
+    }
+
+    /// A new child of `k` for `mv`, made by `mover`, last among its siblings (they stay
+    /// in the order first tried); it counts as available once (this iteration).
+    fn add_child(&mut self, k: u32, mv: Move, mover: usize) -> Result<u32, GameError> {
+        room(&mut self.nodes, 1)?;
+        let c = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            mv,
+            mover: mover as u8,
+            visits: 0,
+            available: 1,
+            sum: 0.0,
+            first_child: NONE,
+            next_sibling: NONE,
+        });
+        let mut last = self.nodes[k as usize].first_child;
+        if last == NONE {
+            self.nodes[k as usize].first_child = c;
+        } else {
+            while self.nodes[last as usize].next_sibling != NONE {
+                last = self.nodes[last as usize].next_sibling;
+            }
+            self.nodes[last as usize].next_sibling = c;
+        }
+        Ok(c)
+    }
+
+    /// An outcome of the chance step here, drawn by its weight.
+    fn draw<G: Game>(&mut self, g: &mut G) -> Result<Move, GameError> {
+        self.outcomes.clear();
+        room(&mut self.outcomes, 8)?;
+        g.outcomes(&mut self.outcomes)?;
+        if self.outcomes.is_empty() {
+            return Err(GameError::NoOutcomes);
+        }
+        let total = weights_total(self.outcomes.iter().map(|o| o.1))?;
+        let mut u = self.rng.unit() * total;
+        for &(mv, w) in &self.outcomes {
+            if u < w {
+                return Ok(mv);
+            }
+            u -= w;
+        }
+        Ok(self.outcomes[self.outcomes.len() - 1].0)
+    }
+}
