@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use common::{cargo_lib_dir, root};
 
 /// Each example, and an option of its that takes a number (if any).
-const EXAMPLES: [(&str, Option<&str>); 7] = [
+const EXAMPLES: [(&str, Option<&str>); 9] = [
     ("connect4", Some("--threads")),
     ("dots", Some("--rows")),
     ("hex", Some("--games")),
@@ -18,6 +18,8 @@ const EXAMPLES: [(&str, Option<&str>); 7] = [
     ("overhead", None),
     ("dice", Some("--seeds")),
     ("limits", Some("--runs")),
+    ("players", Some("--games")),
+    ("hidden", Some("--games")),
 ];
 
 /// Builds example `name` with the profile these tests were (a no-op when it is up to
