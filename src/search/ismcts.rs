@@ -94,14 +94,6 @@ struct Node {
 
 const NONE: u32 = u32::MAX;
 
-/// SplitMix64: a seed for each iteration's sample.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The search's state.
 struct Run<'o> {
     opts: &'o IsmctsOptions,
@@ -174,7 +166,7 @@ pub fn search<G: Game + Clone>(game: &G, opts: &IsmctsOptions) -> Result<IsmctsR
             break;
         }
         let mut g = game.clone();
-        if !g.sample(mix(opts.seed ^ done.wrapping_mul(0x2545_F491_4F6C_DD1D))) {
+        if !g.sample(Rng::new(opts.seed ^ done.wrapping_mul(0x2545_F491_4F6C_DD1D)).next_u64()) {
             return Err(GameError::NoSample);
         }
         run.iterate(&mut g)?;

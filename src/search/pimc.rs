@@ -27,6 +27,7 @@
 use std::time::{Duration, Instant};
 
 use super::game::{Game, GameError, Move};
+use super::mcts::rng::Rng;
 use super::memory::room;
 use super::options::SearchResult;
 
@@ -67,7 +68,7 @@ pub enum Combine {
 pub struct PimcOptions {
     /// Positions drawn (at least 1).
     pub samples: usize,
-    /// Sample `i` is drawn with the seed `mix(seed + i)`.
+    /// Sample `i` is drawn with the seed SplitMix64 gives after `seed + i`.
     pub seed: u64,
     /// How the samples' values choose the move.
     pub combine: Combine,
@@ -111,14 +112,6 @@ pub struct PimcResult {
     pub elapsed: Duration,
 }
 
-/// SplitMix64: the samples' seeds.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// PIMC from `game`'s position: `pimc.samples` copies, each drawn by [`Game::sample`]
 /// (a game that cannot: [`GameError::NoSample`]), their children valued by `value`
 /// (given a child and whether MAX moves there, for games that do not say).
@@ -131,7 +124,7 @@ pub fn search_sampled<G: Game + Clone>(
     room(&mut samples, pimc.samples.max(1))?;
     for i in 0..pimc.samples.max(1) {
         let mut g = game.clone();
-        if !g.sample(mix(pimc.seed.wrapping_add(i as u64))) {
+        if !g.sample(Rng::new(pimc.seed.wrapping_add(i as u64)).next_u64()) {
             return Err(GameError::NoSample);
         }
         samples.push((g, 1.0));
