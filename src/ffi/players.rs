@@ -42,8 +42,11 @@ pub struct mm_maxn_options {
     pub stop: *const i32,
     /// The most moves a position has: the room the `moves` callback gets (default 256).
     pub max_moves: usize,
-    /// The transposition table's size in bytes (default 16 MiB, mapped lazily); 0 turns
-    /// it off, and so do a game without `hash` and memory that cannot be had.
+    /// The transposition table's size in bytes (mapped lazily); 0 (the default) turns it
+    /// off, and so do a game without `hash` and memory that cannot be had. Off by
+    /// default: on Rolit and Chinese Checkers, at the depths a clock reaches, it saved
+    /// at most 5% of the nodes and no time (docs/performance.md); it pays where
+    /// positions meet again well above the leaves and the hash is cheap.
     pub table_bytes: usize,
 }
 
@@ -58,7 +61,7 @@ impl Default for mm_maxn_options {
             time_limit_us: 0,
             stop: std::ptr::null(),
             max_moves: 256,
-            table_bytes: 16 << 20,
+            table_bytes: 0,
         }
     }
 }

@@ -83,8 +83,11 @@ pub struct MaxnOptions<'a> {
     /// Prune with the game's [`Game::player_bounds`] (default true; false searches every
     /// move, as a check).
     pub shallow_pruning: bool,
-    /// The transposition table's size in bytes (default 16 MiB, mapped lazily); 0 turns
-    /// it off, and so do a game without `hash` and memory that cannot be had.
+    /// The transposition table's size in bytes (mapped lazily); 0 (the default) turns it
+    /// off, and so do a game without `hash` and memory that cannot be had. Off by
+    /// default: on Rolit and Chinese Checkers, at the depths a clock reaches, it saved
+    /// at most 5% of the nodes and no time (docs/performance.md); it pays where
+    /// positions meet again well above the leaves and the hash is cheap.
     pub table_bytes: usize,
 }
 
@@ -97,7 +100,7 @@ impl Default for MaxnOptions<'_> {
             time_limit: None,
             stop: None,
             shallow_pruning: true,
-            table_bytes: 16 << 20,
+            table_bytes: 0,
         }
     }
 }
