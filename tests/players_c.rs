@@ -11,7 +11,7 @@ fn players_from_c() {
     let summary = common::run_c_test("players");
     assert!(
         summary.starts_with(
-            "players: 120 positions (60 with best-reply search, 100 proved by MCTS, 120 with dice)"
+            "players: 120 positions (60 with best-reply search, 100 proved by MCTS, 82 with dice)"
         ),
         "{summary}"
     );

@@ -484,7 +484,9 @@ int main(void) {
             for (int b = 0; b <= 4; b++)
                 for (int c = 0; c <= 2; c++) {
                     check_position(position(a, b, c, players, (unsigned)(a + b)));
-                    check_dice(position(a, b, c, players, (unsigned)(a + c)));
+                    /* Small ones: the dice double the lines at every move, and the
+                     * brute force runs under valgrind too. */
+                    if (a + b + c <= 6) check_dice(position(a, b, c, players, (unsigned)(a + c)));
                 }
     statuses();
     printf("players: %d positions (%d with best-reply search, %d proved by MCTS, %d with dice), %d checks, failures %d\n",
