@@ -194,6 +194,21 @@ pub(crate) fn weights_total(weights: impl Iterator<Item = f64>) -> Result<f64, G
     Ok(total)
 }
 
+/// The index drawn by `u` from weights summing to the scale of `u` (probabilities
+/// and `u` in `[0, 1)`, or weights and `u` times their sum); the last on rounding.
+pub(crate) fn pick(probs: impl Iterator<Item = f64>, u: f64) -> Option<usize> {
+    let mut acc = 0.0;
+    let mut last = None;
+    for (i, p) in probs.enumerate() {
+        acc += p;
+        last = Some(i);
+        if u < acc {
+            return Some(i);
+        }
+    }
+    last
+}
+
 /// A game that broke its contract. The search stops and reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameError {

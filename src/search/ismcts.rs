@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::game::{Game, GameError, Move, weights_total};
+use super::game::{Game, GameError, Move, pick, weights_total};
 use super::mcts::rng::Rng;
 use super::memory::room;
 use super::player_scores::{Convert, MAX_PLAYERS, PlayerReward, Rewards};
@@ -343,13 +343,8 @@ impl Run<'_> {
             return Err(GameError::NoOutcomes);
         }
         let total = weights_total(self.outcomes.iter().map(|o| o.1))?;
-        let mut u = self.rng.unit() * total;
-        for &(mv, w) in &self.outcomes {
-            if u < w {
-                return Ok(mv);
-            }
-            u -= w;
-        }
-        Ok(self.outcomes[self.outcomes.len() - 1].0)
+        let u = self.rng.unit() * total;
+        let i = pick(self.outcomes.iter().map(|o| o.1), u).unwrap_or(0);
+        Ok(self.outcomes[i].0)
     }
 }

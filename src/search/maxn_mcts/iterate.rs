@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::MaxnMctsOptions;
 use super::tree::{CHANCE, Tree};
-use crate::search::game::{Game, GameError, Move, weights_total};
+use crate::search::game::{Game, GameError, Move, pick, weights_total};
 use crate::search::mcts::rng::Rng;
 use crate::search::memory::room;
 use crate::search::player_scores::{Convert, MAX_PLAYERS, Rewards};
@@ -423,18 +423,4 @@ pub(super) fn prove(tree: &mut Tree, k: u32) -> bool {
     tree.proof_mut(k).copy_from_slice(&value[..players]);
     tree.node_mut(k).proven = true;
     true
-}
-
-/// The index drawn by `u` in `[0, 1)` from probabilities summing to 1.
-fn pick(probs: impl Iterator<Item = f64>, u: f64) -> Option<usize> {
-    let mut acc = 0.0;
-    let mut last = None;
-    for (i, p) in probs.enumerate() {
-        acc += p;
-        last = Some(i);
-        if u < acc {
-            return Some(i);
-        }
-    }
-    last
 }
