@@ -5,6 +5,8 @@
 - ``search``: alpha-beta, PVS, exact solving and the chance methods over any Python
   object that plays a game (``moves()``, ``play(m)``, ``undo(m)``, ``outcome()``,
   ``evaluate()``), or natively over the games of ``libminimax.games``.
+- ``ismcts``: information-set MCTS over a game with hidden information, whose
+  ``sample(rng)`` gives a position consistent with what the player to move has seen.
 - ``Mcts``: Monte Carlo tree search with a solver, keeping its tree between moves.
 - ``BatchedMcts``: AlphaZero's search over many native games at once, leaves evaluated
   in batches by a network (any callable taking and giving numpy arrays).
@@ -48,6 +50,7 @@ from ._native import (
     ZeroWeightsError,
     __version__,
     alphabeta,
+    ismcts,
     minimax,
     search,
 )
@@ -86,6 +89,7 @@ __all__ = [
     "__version__",
     "alphabeta",
     "games",
+    "ismcts",
     "minimax",
     "search",
 ]

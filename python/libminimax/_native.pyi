@@ -48,6 +48,17 @@ def search(
     deepening: Optional[bool] = None,
 ) -> SearchResult: ...
 
+def ismcts(
+    game: Any,
+    iterations: Optional[int] = None,
+    time: Optional[float] = None,
+    *,
+    exploration: float = 0.7,
+    reward: str = "win",
+    seed: int = 0,
+    max_nodes: int = 1 << 20,
+) -> MctsResult: ...
+
 class SearchResult:
     @property
     def best_move(self) -> Any: ...

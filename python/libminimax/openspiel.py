@@ -20,17 +20,27 @@ string, player and move number, the table that makes an exact solve of OpenSpiel
 position on a game without transpositions, or one whose string and move number do not
 tell its positions apart.
 
+A game with hidden information (``kuhn_poker``, ``leduc_poker``, ``hearts``, ``oh_hell``,
+any whose states implement ``resample_from_infostate``) is searched by
+``libminimax.ismcts``: ``sample(rng)`` is a ``SpielGame`` of a state resampled from the
+player to move's information state, and ``information_key()`` a hash of that
+information state's string. A game without ``resample_from_infostate`` (``liars_dice``,
+``phantom_ttt``, ``dark_hex``) is a ``ValueError`` that says so. The other searches would
+read the hidden state, so ``search`` here refuses such a game.
+
 Written from OpenSpiel's documented Python API (``pyspiel.State``); it imports nothing
 of OpenSpiel's own algorithms.
 """
 
 import contextlib
 import os
+import random
+import types
 from typing import Any, Callable, List, Optional, Tuple
 
 import libminimax
 
-__all__ = ["SpielGame", "search"]
+__all__ = ["SpielGame", "ismcts", "search"]
 
 
 @contextlib.contextmanager
@@ -49,6 +59,22 @@ def _quiet_stderr():
     finally:
         os.dup2(saved, 2)
         os.close(saved)
+
+
+def _has_resample(state) -> bool:
+    """Whether the game of ``state`` resamples a state from an information state."""
+    probe = state.clone()
+    while probe.is_chance_node():
+        probe.apply_action(probe.chance_outcomes()[0][0])
+    if probe.is_terminal():
+        return False
+    try:
+        with _quiet_stderr():
+            # (A constant sampler can loop forever: hearts' resampling retries deals.)
+            probe.resample_from_infostate(probe.current_player(), random.Random(0).random)
+    except Exception:  # pyspiel.SpielError: "ResampleFromInfostate() not implemented."
+        return False
+    return True
 
 
 def _has_undo(state) -> bool:
@@ -90,8 +116,12 @@ class SpielGame:
         sums = (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM)
         if n == 2 and kind.utility not in sums:
             raise ValueError(f"{kind.short_name} is not zero-sum (with two players it must be)")
-        if kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-            raise ValueError(f"{kind.short_name} is not a perfect-information game")
+        self.hidden = kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION
+        if self.hidden and not _has_resample(state):
+            raise ValueError(
+                f"{kind.short_name} has hidden information and its states do not implement "
+                "resample_from_infostate, which libminimax.ismcts needs to sample them"
+            )
         if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ValueError(f"{kind.short_name} is not sequential")
         self.state = state.clone()
@@ -121,6 +151,9 @@ class SpielGame:
             setattr(self, "player_bounds", None)
         if not hash:
             setattr(self, "hash", None)  # no table: the search finds no hash()
+        if not self.hidden:
+            setattr(self, "sample", None)
+            setattr(self, "information_key", None)
         if evaluate is not None:
             # The returns' range bounds final scores only; an evaluation may lie outside
             # it, and bounds would then cut off what it says.
@@ -194,6 +227,43 @@ class SpielGame:
     def outcomes(self) -> List[Tuple[int, float]]:
         return self.state.chance_outcomes()
 
+    def sample(self, rng: Any) -> "SpielGame":  # replaced by None without hidden information
+        """A game at a state consistent with what the player to move has seen, drawn by
+        ``rng`` (a ``random.Random``)."""
+        copy = object.__new__(SpielGame)
+        copy.__dict__.update(self.__dict__)
+        copy.state = self.state.resample_from_infostate(self.state.current_player(), rng.random)
+        copy._undo = []
+        if not self.use_undo:
+            # Moves played in place, and taken back by replaying the rest from a copy of
+            # the sample: a search of a sample (ISMCTS's) mostly only plays forward,
+            # where a stack of children would copy the state at every move.
+            copy._sampled = copy.state.clone()
+            copy.play = copy._play_in_place
+            copy.undo = copy._undo_by_replay
+        for name, f in self.__dict__.items():
+            # The methods set per game in __init__ are bound to self or its state.
+            owner = getattr(f, "__self__", None)
+            if owner is self:
+                setattr(copy, name, types.MethodType(f.__func__, copy))
+            elif owner is self.state:
+                setattr(copy, name, getattr(copy.state, f.__name__))
+        return copy
+
+    def _play_in_place(self, action: int) -> None:
+        self._undo.append(action)
+        self.state.apply_action(action)
+
+    def _undo_by_replay(self, action: int) -> None:
+        self._undo.pop()
+        state = self._sampled.clone()
+        for a in self._undo:
+            state.apply_action(a)
+        self.state = state
+
+    def information_key(self) -> int:  # replaced by None without hidden information
+        return hash(self.state.information_state_string())
+
     def hash(self) -> int:  # replaced by None with hash=False
         # The string with the player and the move number: pig's string leaves out the
         # turns played, which its horizon counts, and a hash of the string and player
@@ -210,5 +280,20 @@ def search(
     **options: Any,
 ):
     """``libminimax.search`` of a ``pyspiel`` state (player 0 is MAX): ``evaluate``,
-    ``scale``, ``undo`` and ``hash`` are ``SpielGame``'s, the other options the search's."""
-    return libminimax.search(SpielGame(state, evaluate, scale, undo, hash), **options)
+    ``scale``, ``undo`` and ``hash`` are ``SpielGame``'s, the other options the search's.
+    A game with hidden information is a ``ValueError``: search it with ``ismcts``."""
+    game = SpielGame(state, evaluate, scale, undo, hash)
+    if game.hidden:
+        name = state.get_game().get_type().short_name
+        raise ValueError(
+            f"{name} has hidden information, which search() would read: search it with "
+            "libminimax.openspiel.ismcts"
+        )
+    return libminimax.search(game, **options)
+
+
+def ismcts(state: Any, scale: int = 1, undo: Optional[bool] = None, **options: Any):
+    """``libminimax.ismcts`` of a ``pyspiel`` state with hidden information from the view
+    of the player to move; ``options`` are ``ismcts``'s (``reward="scaled"`` ranks by the
+    returns, scaled into [0, 1] by the game's utility range)."""
+    return libminimax.ismcts(SpielGame(state, None, scale, undo, hash=False), **options)

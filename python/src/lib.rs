@@ -9,6 +9,7 @@ mod cgame;
 mod errors;
 mod exit;
 mod games;
+mod hidden;
 mod interrupt;
 mod leaves;
 mod main_thread;
@@ -31,6 +32,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(textbook::minimax, m)?)?;
     m.add_function(wrap_pyfunction!(textbook::alphabeta, m)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
+    m.add_function(wrap_pyfunction!(hidden::ismcts, m)?)?;
     m.add_class::<results::SearchResult>()?;
     m.add_class::<cgame::CGame>()?;
     m.add_class::<mcts::Mcts>()?;

@@ -37,6 +37,8 @@ struct Methods<'py> {
     players: Option<Bound<'py, PyAny>>,
     to_move: Option<Bound<'py, PyAny>>,
     player_bounds: Option<Bound<'py, PyAny>>,
+    /// A game with hidden information: what the player to move has seen, as an int.
+    information_key: Option<Bound<'py, PyAny>>,
 }
 
 /// The Python games being searched now, by address: one object searched from two
@@ -118,6 +120,7 @@ impl<'py, 'a> PyGame<'py, 'a> {
             players: optional(obj, "players")?,
             to_move: optional(obj, "to_move")?,
             player_bounds: optional(obj, "player_bounds")?,
+            information_key: optional(obj, "information_key")?,
         };
         Ok(PyGame {
             py: obj.py(),
@@ -335,6 +338,14 @@ impl Game for PyGame<'_, '_> {
         }
         let f = self.f.evaluate.clone();
         self.ask_for(f, |v| score(v, "evaluate")).unwrap_or(0)
+    }
+    fn information_key(&mut self) -> Option<u64> {
+        let f = self.f.information_key.clone()?;
+        self.ask_for(Some(f), |v| {
+            hash_value(v).map_err(|_| {
+                PyTypeError::new_err("information_key() returns an int, or None for no key")
+            })
+        })
     }
     fn hash(&mut self) -> Option<u64> {
         let f = self.f.hash.clone()?;

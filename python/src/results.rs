@@ -1,5 +1,6 @@
 //! The answers, as immutable Python objects whose moves are the game's own objects.
 
+use minimax::search::ismcts::IsmctsResult;
 use minimax::search::maxn::MaxnResult;
 use minimax::search::maxn_mcts::MaxnMctsResult as PlayersMcts;
 use minimax::search::mcts::MctsResult as RustMcts;
@@ -249,6 +250,47 @@ impl MctsResult {
             threads: r.threads,
             fewer_threads: fewer(r.fewer_threads),
             tree_full: r.tree_full,
+            values: None,
+            proven_rewards: None,
+        })
+    }
+
+    /// The result of an ISMCTS search: rewards are the root mover's.
+    pub fn of_ismcts(py: Python<'_>, map: &MoveMap, r: IsmctsResult) -> PyResult<Self> {
+        let mut value = 0.0;
+        let root = r
+            .root
+            .iter()
+            .map(|s| {
+                if Some(s.mv) == r.best_move {
+                    value = s.mean;
+                }
+                Py::new(
+                    py,
+                    MoveStats {
+                        mv: object(py, map, Some(s.mv))?,
+                        visits: s.visits,
+                        mean: s.mean,
+                        proven: None,
+                        means: None,
+                    },
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(MctsResult {
+            best_move: object(py, map, r.best_move)?,
+            value,
+            proven: false,
+            proven_reward: None,
+            proven_score: None,
+            root: PyTuple::new(py, root)?.unbind(),
+            playouts: r.iterations,
+            nodes: r.nodes as u64,
+            depth: 0,
+            elapsed: r.elapsed.as_secs_f64(),
+            threads: 1,
+            fewer_threads: None,
+            tree_full: false,
             values: None,
             proven_rewards: None,
         })

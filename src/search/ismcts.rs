@@ -94,117 +94,160 @@ struct Node {
 
 const NONE: u32 = u32::MAX;
 
-/// The search's state.
-struct Run<'o> {
-    opts: &'o IsmctsOptions,
+/// A search in progress: the tree and what it needs. A driver makes it from the root
+/// ([`Ismcts::new`]), then while [`Ismcts::running`], gives [`Ismcts::iterate`] a
+/// position sampled at the root with the seed [`Ismcts::sample_seed`] (a copy redealt,
+/// or the root redealt in place and taken back after by [`Ismcts::undo_last`]), and at
+/// the end reads [`Ismcts::result`]. [`search`] is the driver for a game that clones.
+pub struct Ismcts {
+    opts: IsmctsOptions,
     convert: Convert,
     rng: Rng,
     nodes: Vec<Node>,
     path: Vec<u32>,
+    /// The moves of the last iteration, chance outcomes too.
     line: Vec<Move>,
     moves: Vec<Move>,
     /// The legal moves a node has no child for yet.
     untried: Vec<Move>,
     outcomes: Vec<(Move, f64)>,
+    /// Whether the game is over at the root.
+    over: bool,
+    iterations: u64,
+    start: Instant,
 }
 
-/// Searches `game` (unchanged on return) from the root player's view with SO-ISMCTS.
-/// A game that cannot sample is [`GameError::NoSample`]; a chance step at the root is
+/// Searches `game` (unchanged on return) from the root player's view with SO-ISMCTS,
+/// each iteration on a copy of it redealt by [`Game::sample`]. A game that cannot
+/// sample is [`GameError::NoSample`]; a chance step at the root is
 /// [`GameError::ChanceRoot`].
 pub fn search<G: Game + Clone>(game: &G, opts: &IsmctsOptions) -> Result<IsmctsResult, GameError> {
-    let start = Instant::now();
-    if !(opts.exploration >= 0.0 && opts.exploration.is_finite()) {
-        return Err(GameError::BadExploration);
-    }
     let mut root = game.clone();
-    if root.is_chance() {
-        return Err(GameError::ChanceRoot);
-    }
-    let convert = Convert::of(&mut root, opts.reward)?;
-    let mut result = IsmctsResult {
-        best_move: None,
-        root: Vec::new(),
-        iterations: 0,
-        nodes: 0,
-        elapsed: Duration::ZERO,
-    };
-    let mut scores = [0; MAX_PLAYERS];
-    if convert.scoring.final_scores(&mut root, 0, &mut scores)? {
-        result.elapsed = start.elapsed();
-        return Ok(result);
-    }
-    let mut run = Run {
-        opts,
-        convert,
-        rng: Rng::new(opts.seed),
-        nodes: Vec::new(),
-        path: Vec::new(),
-        line: Vec::new(),
-        moves: Vec::new(),
-        untried: Vec::new(),
-        outcomes: Vec::new(),
-    };
-    room(&mut run.nodes, 1)?;
-    run.nodes.push(Node {
-        mv: 0,
-        mover: 0,
-        visits: 0,
-        available: 0,
-        sum: 0.0,
-        first_child: NONE,
-        next_sibling: NONE,
-    });
-    let mut done = 0u64;
-    loop {
-        if opts.iterations > 0 && done >= opts.iterations {
-            break;
-        }
-        if opts.time_limit.is_some_and(|t| start.elapsed() >= t) {
-            break;
-        }
-        if opts.iterations == 0 && opts.time_limit.is_none() {
-            break;
-        }
+    let mut run = Ismcts::new(&mut root, opts)?;
+    while run.running() {
         let mut g = game.clone();
-        if !g.sample(Rng::new(opts.seed ^ done.wrapping_mul(0x2545_F491_4F6C_DD1D)).next_u64()) {
+        if !g.sample(run.sample_seed()) {
             return Err(GameError::NoSample);
         }
         run.iterate(&mut g)?;
-        done += 1;
     }
-    let mut c = run.nodes[0].first_child;
-    let mut best: Option<(u64, Move)> = None;
-    while c != NONE {
-        let n = run.nodes[c as usize];
-        room(&mut result.root, 1)?;
-        result.root.push(IsmctsMove {
-            mv: n.mv,
-            visits: n.visits,
-            mean: if n.visits > 0 {
-                n.sum / n.visits as f64
-            } else {
-                0.0
-            },
-        });
-        if best.is_none_or(|(v, _)| n.visits > v) {
-            best = Some((n.visits, n.mv));
-        }
-        c = n.next_sibling;
-    }
-    result.best_move = match best {
-        Some((_, mv)) => Some(mv),
-        None => Some(super::game::first_move(&mut root)?),
-    };
-    result.iterations = done;
-    result.nodes = run.nodes.len();
-    result.elapsed = start.elapsed();
-    Ok(result)
+    run.result(&mut root)
 }
 
-impl Run<'_> {
-    /// One iteration on the sampled position `g`, which it plays on and leaves at its
-    /// end (the caller drops it).
-    fn iterate<G: Game>(&mut self, g: &mut G) -> Result<(), GameError> {
+impl Ismcts {
+    /// A search from `root`, left as it was. A chance step at the root is
+    /// [`GameError::ChanceRoot`]; a bad exploration constant
+    /// [`GameError::BadExploration`].
+    pub fn new<G: Game>(root: &mut G, opts: &IsmctsOptions) -> Result<Ismcts, GameError> {
+        let start = Instant::now();
+        if !(opts.exploration >= 0.0 && opts.exploration.is_finite()) {
+            return Err(GameError::BadExploration);
+        }
+        if root.is_chance() {
+            return Err(GameError::ChanceRoot);
+        }
+        let convert = Convert::of(root, opts.reward)?;
+        let mut scores = [0; MAX_PLAYERS];
+        let over = convert.scoring.final_scores(root, 0, &mut scores)?;
+        let mut run = Ismcts {
+            opts: *opts,
+            convert,
+            rng: Rng::new(opts.seed),
+            nodes: Vec::new(),
+            path: Vec::new(),
+            line: Vec::new(),
+            moves: Vec::new(),
+            untried: Vec::new(),
+            outcomes: Vec::new(),
+            over,
+            iterations: 0,
+            start,
+        };
+        room(&mut run.nodes, 1)?;
+        run.nodes.push(Node {
+            mv: 0,
+            mover: 0,
+            visits: 0,
+            available: 0,
+            sum: 0.0,
+            first_child: NONE,
+            next_sibling: NONE,
+        });
+        Ok(run)
+    }
+
+    /// Whether the limits leave room for another iteration (none when the game is over
+    /// at the root, or when neither iterations nor time were given).
+    pub fn running(&self) -> bool {
+        let o = &self.opts;
+        if self.over || (o.iterations == 0 && o.time_limit.is_none()) {
+            return false;
+        }
+        if o.iterations > 0 && self.iterations >= o.iterations {
+            return false;
+        }
+        !o.time_limit.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// The seed for the next iteration's sample: the options' seed and the iteration's
+    /// number, so that the same seed gives the same search.
+    pub fn sample_seed(&self) -> u64 {
+        Rng::new(self.opts.seed ^ self.iterations.wrapping_mul(0x2545_F491_4F6C_DD1D)).next_u64()
+    }
+
+    /// Takes back, on `g`, the moves the last iteration played (chance outcomes too),
+    /// for a driver that redeals the root in place; after an error too.
+    pub fn undo_last<G: Game>(&mut self, g: &mut G) {
+        while let Some(mv) = self.line.pop() {
+            g.undo(mv);
+        }
+    }
+
+    /// What the search found; `root` is the position it was made from (the first legal
+    /// move is the answer of a search that made no iteration).
+    pub fn result<G: Game>(&self, root: &mut G) -> Result<IsmctsResult, GameError> {
+        let mut result = IsmctsResult {
+            best_move: None,
+            root: Vec::new(),
+            iterations: self.iterations,
+            nodes: self.nodes.len(),
+            elapsed: Duration::ZERO,
+        };
+        if self.over {
+            result.elapsed = self.start.elapsed();
+            return Ok(result);
+        }
+        let mut c = self.nodes[0].first_child;
+        let mut best: Option<(u64, Move)> = None;
+        while c != NONE {
+            let n = self.nodes[c as usize];
+            room(&mut result.root, 1)?;
+            result.root.push(IsmctsMove {
+                mv: n.mv,
+                visits: n.visits,
+                mean: if n.visits > 0 {
+                    n.sum / n.visits as f64
+                } else {
+                    0.0
+                },
+            });
+            if best.is_none_or(|(v, _)| n.visits > v) {
+                best = Some((n.visits, n.mv));
+            }
+            c = n.next_sibling;
+        }
+        result.best_move = match best {
+            Some((_, mv)) => Some(mv),
+            None => Some(super::game::first_move(root)?),
+        };
+        result.elapsed = self.start.elapsed();
+        Ok(result)
+    }
+
+    /// One iteration on `g`, a position sampled at the root, which it plays on to its
+    /// end (the caller drops it, or takes the moves back by [`Ismcts::undo_last`]).
+    pub fn iterate<G: Game>(&mut self, g: &mut G) -> Result<(), GameError> {
+        self.iterations += 1;
         self.path.clear();
         self.line.clear();
         self.path.push(0);

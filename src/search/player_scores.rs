@@ -123,6 +123,10 @@ impl Scoring {
 
     /// Holds a vector of scores to the game's bounds.
     fn check(&self, out: &Scores) -> Result<(), GameError> {
+        if self.two.is_some() {
+            // Two-player bounds are only for scaling (an evaluation may lie outside).
+            return Ok(());
+        }
         if let Some((lo, sum)) = self.bounds {
             let v = &out[..self.players];
             if v.iter().any(|&x| (x as i64) < lo) || v.iter().map(|&x| x as i64).sum::<i64>() > sum
@@ -140,7 +144,8 @@ pub enum PlayerReward {
     /// The players with the top score share a reward of 1 (a sole winner has 1); the
     /// others have 0.
     Win,
-    /// Each score scaled into [0, 1] by the game's `player_bounds` (needed: else
+    /// Each score scaled into [0, 1] by the game's `player_bounds` (two players: its
+    /// `bounds`; needed: else
     /// [`GameError::NeedsBounds`]): the least a player can have is 0, all the sum 1.
     Scaled,
 }
@@ -160,7 +165,14 @@ impl Convert {
     /// [`PlayerReward::Scaled`] needs bounds that leave a range
     /// ([`GameError::NeedsBounds`], [`GameError::BadBounds`]).
     pub fn of<G: Game>(game: &mut G, reward: PlayerReward) -> Result<Convert, GameError> {
-        let scoring = Scoring::of(game, true)?;
+        let mut scoring = Scoring::of(game, true)?;
+        if scoring.two.is_some() && reward == PlayerReward::Scaled {
+            // Two players' scores (s, -s) over the game's `bounds` (lo, hi): each at
+            // least min(lo, -hi), their sum 0.
+            scoring.bounds = game
+                .bounds()
+                .map(|(lo, hi)| ((lo as i64).min(-(hi as i64)), 0));
+        }
         if reward == PlayerReward::Scaled {
             match scoring.bounds {
                 None => return Err(GameError::NeedsBounds),

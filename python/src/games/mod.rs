@@ -22,15 +22,16 @@ mod rolit;
 mod take;
 mod tictactoe;
 
-use std::sync::atomic::AtomicI32;
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 use minimax::search::batched::Encode;
 use minimax::search::best_reply::BestReply;
+use minimax::search::ismcts::{Ismcts, IsmctsOptions, IsmctsResult};
 use minimax::search::maxn::{self, MaxnOptions, MaxnResult};
 use minimax::search::maxn_mcts::{MaxnMcts, MaxnMctsResult};
 use minimax::search::mcts::{Mcts, MctsResult};
 use minimax::search::paranoid::Paranoid;
-use minimax::search::{Fork, Game, Move, SearchResult, search_parallel};
+use minimax::search::{Fork, Game, GameError, Move, SearchResult, search_parallel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyTuple};
@@ -675,6 +676,46 @@ impl Searcher for PlayersMonteCarlo<'_, '_> {
         let stop = AtomicI32::new(0);
         let (tree, args) = (self.players, self.args);
         let work = || tree.search_parallel(g, &args.player_options(&stop));
+        detached(self.py, &stop, work)?.map_err(from_status)
+    }
+}
+
+/// An ISMCTS search of `game` if it is a native game (`None` if it is not), each
+/// iteration on a copy redealt by the game's own `sample`.
+pub fn ismcts(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    opts: &IsmctsOptions,
+) -> PyResult<Option<crate::results::MctsResult>> {
+    let Some(mut this) = native(game)? else {
+        return Ok(None);
+    };
+    let r = this.kind.search(Hidden { py, opts })?;
+    crate::results::MctsResult::of_ismcts(py, &MoveMap::default(), r).map(Some)
+}
+
+struct Hidden<'a, 'py> {
+    py: Python<'py>,
+    opts: &'a IsmctsOptions,
+}
+
+impl Searcher for Hidden<'_, '_> {
+    type Out = PyResult<IsmctsResult>;
+    fn search<G: Game + Fork + Send + 'static>(self, g: &mut G) -> Self::Out {
+        let stop = AtomicI32::new(0);
+        let opts = self.opts;
+        let work = || -> Result<IsmctsResult, GameError> {
+            let mut run = Ismcts::new(g, opts)?;
+            while run.running() && stop.load(Relaxed) == 0 {
+                // (Every native game is Clone: its fork never fails.)
+                let Some(mut copy) = g.fork() else { break };
+                if !copy.sample(run.sample_seed()) {
+                    return Err(GameError::NoSample);
+                }
+                run.iterate(&mut copy)?;
+            }
+            run.result(g)
+        };
         detached(self.py, &stop, work)?.map_err(from_status)
     }
 }

@@ -1,0 +1,168 @@
+"""Information-set MCTS against OpenSpiel's own ISMCTSBot (C++, called through pyspiel),
+in one run (issue 52): simulations a second on oh_hell and hearts, through the adapter
+(libminimax.openspiel) beside the adapter's floor, and on the game written in Rust
+where there is one (libminimax.games.OhHell, OpenSpiel's rules); then matches at equal
+simulations a move, one libminimax seat against ISMCTSBots in the others, seats
+rotated, each side's points a game (OpenSpiel's returns).
+
+Both sides: one random playout a leaf, the most visited move played (ISMCTSBot's
+MAX_VISIT_COUNT), exploration 0.7 on rewards in [0, 1] (ours: returns scaled by the
+game's utility range; ISMCTSBot takes raw returns, so its uct_c is 0.7 times that
+range). Figures go in docs/performance.md.
+
+    python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts]
+"""
+
+import argparse
+import random
+import time
+
+import pyspiel
+
+import libminimax
+from libminimax.openspiel import SpielGame
+
+C = 0.7
+
+
+def positions(game, n, seed):
+    """States at a player's turn after the deal and 0 to 20 random moves."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        s, line = game.new_initial_state(), []
+        plies = rng.randrange(0, 21)
+        while not s.is_terminal() and (s.is_chance_node() or plies > 0):
+            if s.is_chance_node():
+                actions, probs = zip(*s.chance_outcomes())
+                a = rng.choices(actions, probs)[0]
+            else:
+                a = rng.choice(s.legal_actions())
+                plies -= 1
+            s.apply_action(a)
+            line.append(a)
+        if not s.is_terminal():
+            out.append((s, line))
+    return out
+
+
+def spiel_bot(game, sims, seed):
+    span = game.max_utility() - game.min_utility()
+    return pyspiel.ISMCTSBot(
+        seed,
+        pyspiel.RandomRolloutEvaluator(1, seed),
+        C * span,
+        sims,
+        -1,
+        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        False,
+        False,
+    )
+
+
+def ours(state, sims, seed):
+    return libminimax.ismcts(
+        SpielGame(state, hash=False), iterations=sims, exploration=C, reward="scaled", seed=seed
+    )
+
+
+def rate(run, count, sims):
+    t = time.perf_counter()
+    for i in range(count):
+        run(i)
+    return count * sims / (time.perf_counter() - t)
+
+
+def floor_iteration(state, rng):
+    """A sample and one random playout on it through the pyspiel calls an iteration
+    through the adapter needs at the least, made from Python with nothing else."""
+    s = state.resample_from_infostate(state.current_player(), rng.random)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = rng.choice(s.chance_outcomes())[0]
+        else:
+            s.current_player()
+            a = rng.choice(s.legal_actions())
+        s.apply_action(a)
+    s.returns()
+
+
+def speeds(name, sims, count):
+    game = pyspiel.load_game(name)
+    ps = positions(game, count, 1)
+    spiel = rate(lambda i: spiel_bot(game, sims, i).step(ps[i][0]), len(ps), sims)
+    mine = rate(lambda i: ours(ps[i][0], sims, i), len(ps), sims)
+    rng = random.Random(3)
+    floor = rate(lambda i: [floor_iteration(ps[i][0], rng) for _ in range(sims)], len(ps), sims)
+    print(
+        f"{name} ({len(ps)} positions): ISMCTSBot {spiel:,.0f} simulations/s; libminimax "
+        f"through the adapter {mine:,.0f} ({mine / spiel:.2f}x); the adapter's floor, an "
+        f"iteration's pyspiel calls from Python alone, {floor:,.0f} ({floor / spiel:.2f}x)"
+    )
+    native = getattr(libminimax.games, "OhHell", None)
+    if name == "oh_hell" and native is not None:
+
+        def rust(i):
+            g = native()
+            for a in ps[i][1]:
+                g.play(a)
+            libminimax.ismcts(g, iterations=sims * 10, exploration=C, reward="scaled", seed=i)
+
+        mine = rate(rust, len(ps), sims * 10)
+        print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
+
+
+def match(name, games, sims):
+    """One seat libminimax, the others ISMCTSBot, at `sims` simulations a move; our seat
+    goes round. Points a game: ours against the mean of the bots' seats, game by game."""
+    game = pyspiel.load_game(name)
+    n = game.num_players()
+    rng = random.Random(5)
+    diffs, mine = [], []
+    t = time.perf_counter()
+    for g in range(games):
+        seat = g % n
+        bots = {p: spiel_bot(game, sims, 100 * g + p) for p in range(n) if p != seat}
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                a = rng.choices(actions, probs)[0]
+            elif state.current_player() == seat:
+                a = ours(state, sims, g).best_move
+            else:
+                a = bots[state.current_player()].step(state)
+            state.apply_action(a)
+        r = state.returns()
+        others = [r[p] for p in range(n) if p != seat]
+        mine.append(r[seat])
+        diffs.append(r[seat] - sum(others) / len(others))
+    k = len(diffs)
+    mean = sum(diffs) / k
+    sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
+    half = 1.96 * sd / k**0.5
+    print(
+        f"{name}, {sims} simulations a move: libminimax {sum(mine) / k:.2f} points a game, "
+        f"{mean:+.2f} ± {half:.2f} against the ISMCTSBots' mean ({k} games, "
+        f"{time.perf_counter() - t:.0f} s)",
+        flush=True,
+    )
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--positions", type=int, default=5)
+    p.add_argument("--games", type=int, default=300)
+    p.add_argument("--sims", type=int, default=300)
+    p.add_argument("--match", default="oh_hell,hearts")
+    p.add_argument("--no-speed", action="store_true")
+    a = p.parse_args()
+    if not a.no_speed:
+        speeds("oh_hell", a.sims, a.positions)
+        speeds("hearts", a.sims, a.positions)
+    for name in filter(None, a.match.split(",")):
+        match(name, a.games, a.sims)
+
+
+if __name__ == "__main__":
+    main()
