@@ -42,7 +42,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench mctx-bench players-bench players-match samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench mctx-bench players-bench hidden-bench players-match samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -191,6 +191,13 @@ newcomer-bench:
 players-bench:
 	$(PYENV)/bin/pip install --quiet open_spiel
 	$(PYENV)/bin/python benches/players_bench.py --games 300
+
+# ISMCTS against OpenSpiel's ISMCTSBot (issue 52): simulations a second on Oh Hell and
+# Hearts (through the adapter, its floor, and the Rust Oh Hell), then 300-game matches at
+# equal simulations a move on each; about 15 minutes.
+hidden-bench:
+	$(PYENV)/bin/pip install --quiet open_spiel
+	$(PYENV)/bin/python benches/hidden_bench.py --games 300
 
 # Round robins of max^n, paranoid and best-reply search (PLAYERS_PAIRS=mcts: MCTS
 # against each) for three players, 300 games a pairing: 15-20 minutes at 20 ms.

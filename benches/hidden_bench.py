@@ -6,9 +6,10 @@ simulations a move, one libminimax seat against ISMCTSBots in the others, seats
 rotated, each side's points a game (OpenSpiel's returns).
 
 Both sides: one random playout a leaf, the most visited move played (ISMCTSBot's
-MAX_VISIT_COUNT), exploration 0.7 on rewards in [0, 1] (ours: returns scaled by the
-game's utility range; ISMCTSBot takes raw returns, so its uct_c is 0.7 times that
-range). Figures go in docs/performance.md.
+MAX_VISIT_COUNT), the same exploration relative to the rewards: ours are the returns
+over the range the adapter gives a general-sum game (each player at least the least
+utility, the sum at most the players times the most), with 0.7; ISMCTSBot takes raw
+returns, so its uct_c is 0.7 times that range. Figures go in docs/performance.md.
 
     python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts]
 """
@@ -47,7 +48,7 @@ def positions(game, n, seed):
 
 
 def spiel_bot(game, sims, seed):
-    span = game.max_utility() - game.min_utility()
+    span = game.num_players() * (game.max_utility() - game.min_utility())
     return pyspiel.ISMCTSBot(
         seed,
         pyspiel.RandomRolloutEvaluator(1, seed),

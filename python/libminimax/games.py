@@ -18,6 +18,7 @@ __all__ = [
     "ChineseCheckers",
     "Take",
     "Pig",
+    "OhHell",
 ]
 
 
@@ -103,3 +104,15 @@ class Pig(NativeGame):
 
     def __new__(cls, players: int = 3) -> "Pig":
         return super().__new__(cls, "pig", players)
+
+
+class OhHell(NativeGame):
+    """Oh Hell for 3 to 7 players with OpenSpiel's rules, defaults and move numbers
+    (``oh_hell``), hidden hands and all: chance picks the tricks and the dealer, deals and
+    turns up the trump card (outcomes are the numbers and cards); a bid of ``b`` is
+    ``52 + b``, a card ``4 * rank + suit``. A point a trick, 10 more for making the bid.
+    Searched by ``libminimax.ismcts``, each iteration on a copy redealt from what the
+    player to move has seen."""
+
+    def __new__(cls, players: int = 3) -> "OhHell":
+        return super().__new__(cls, "oh_hell", players)

@@ -5,9 +5,9 @@
 
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
+use minimax::search::ScoreView;
 use minimax::search::ismcts::{Ismcts, IsmctsOptions, IsmctsResult};
 use minimax::search::maxn_mcts::PlayerReward;
-use minimax::search::ScoreView;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 

@@ -89,8 +89,12 @@ def test_a_chance_game_by_expectimax_and_mcts():
 
 
 def test_games_it_cannot_search():
-    with pytest.raises(ValueError, match="not a perfect-information"):
-        SpielGame(pyspiel.load_game("kuhn_poker").new_initial_state())
+    # Hidden information without resample_from_infostate (test_hidden.py has the games
+    # with it, searched by ismcts).
+    with pytest.raises(ValueError, match="resample_from_infostate"):
+        SpielGame(pyspiel.load_game("phantom_ttt").new_initial_state())
+    with pytest.raises(ValueError, match="hidden information"):
+        search(pyspiel.load_game("kuhn_poker").new_initial_state(), depth=2)
 
 
 def test_the_one_call_form_takes_the_adapters_options():

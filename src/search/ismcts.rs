@@ -186,7 +186,7 @@ impl Ismcts {
         if o.iterations > 0 && self.iterations >= o.iterations {
             return false;
         }
-        !o.time_limit.is_some_and(|t| self.start.elapsed() >= t)
+        o.time_limit.is_none_or(|t| self.start.elapsed() < t)
     }
 
     /// The seed for the next iteration's sample: the options' seed and the iteration's
@@ -314,7 +314,8 @@ impl Ismcts {
     /// At node `k` with `self.moves` legal: if every legal move has a child, the child
     /// UCB picks (and every legal child's availability counted); else `None`.
     fn select(&mut self, k: u32) -> Result<Option<u32>, GameError> {
-        self.find_untried(k)?;
+        let set = small_set(&self.moves);
+        self.find_untried(k, set)?;
         if !self.untried.is_empty() {
             return Ok(None);
         }
@@ -322,7 +323,11 @@ impl Ismcts {
         let mut c = self.nodes[k as usize].first_child;
         while c != NONE {
             let n = &mut self.nodes[c as usize];
-            if self.moves.contains(&n.mv) {
+            let legal = match set {
+                Some(s) => n.mv < 128 && s >> n.mv & 1 == 1,
+                None => self.moves.contains(&n.mv),
+            };
+            if legal {
                 n.available += 1;
                 let mean = n.sum / n.visits.max(1) as f64;
                 let explore = ((n.available as f64).ln() / n.visits.max(1) as f64).sqrt();
@@ -336,13 +341,26 @@ impl Ismcts {
         Ok(best.map(|(_, c)| c))
     }
 
-    /// The legal moves (`self.moves`) that node `k` has no child for, into
-    /// `self.untried`.
-    fn find_untried(&mut self, k: u32) -> Result<(), GameError> {
+    /// The legal moves (`self.moves`, as the set `set` where they are all below 128)
+    /// that node `k` has no child for, into `self.untried`.
+    fn find_untried(&mut self, k: u32, set: Option<u128>) -> Result<(), GameError> {
         self.untried.clear();
         room(&mut self.untried, self.moves.len())?;
-        self.untried.extend_from_slice(&self.moves);
         let mut c = self.nodes[k as usize].first_child;
+        if set.is_some() {
+            let mut have = 0u128;
+            while c != NONE {
+                let n = &self.nodes[c as usize];
+                if n.mv < 128 {
+                    have |= 1 << n.mv;
+                }
+                c = n.next_sibling;
+            }
+            let untried = self.moves.iter().filter(|&&m| have >> m & 1 == 0);
+            self.untried.extend(untried);
+            return Ok(());
+        }
+        self.untried.extend_from_slice(&self.moves);
         while c != NONE {
             let n = &self.nodes[c as usize];
             self.untried.retain(|&m| m != n.mv);
@@ -390,4 +408,16 @@ impl Ismcts {
         let i = pick(self.outcomes.iter().map(|o| o.1), u).unwrap_or(0);
         Ok(self.outcomes[i].0)
     }
+}
+
+/// `moves` as a set of bits, if every one is below 128 (most games' moves are).
+fn small_set(moves: &[Move]) -> Option<u128> {
+    let mut set = 0u128;
+    for &m in moves {
+        if m >= 128 {
+            return None;
+        }
+        set |= 1 << m;
+    }
+    Some(set)
 }

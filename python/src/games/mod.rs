@@ -12,6 +12,8 @@ mod connect4;
 mod game2048;
 #[path = "../../../examples/hex/game.rs"]
 mod hex;
+#[path = "../../../examples/hidden/oh_hell.rs"]
+mod oh_hell;
 #[path = "../../../examples/common/othello.rs"]
 mod othello;
 #[path = "../../../examples/players/pig.rs"]
@@ -54,6 +56,7 @@ enum Kind {
     ChineseCheckers(Box<chinese_checkers::ChineseCheckers>),
     Take(take::Take),
     Pig(pig::Pig),
+    OhHell(oh_hell::OhHell),
 }
 
 impl Kind {
@@ -86,6 +89,7 @@ impl Kind {
             Kind::ChineseCheckers(g) => &mut **g,
             Kind::Take(g) => g,
             Kind::Pig(g) => g,
+            Kind::OhHell(g) => g,
         }
     }
 }
@@ -95,7 +99,8 @@ impl Kind {
 /// Hex's cells (size * row + column), 2048's slides 0-3 (left, right, up, down) and its
 /// tiles 2 * cell (a 2) or 2 * cell + 1 (a 4); Rolit's squares (8 * row + column),
 /// Chinese Checkers' `from * 128 + to` (cells numbered in rows), Take's `4 * pile + n`,
-/// Pig's 0 (roll) and 1 (stop), its outcomes the face less one.
+/// Pig's 0 (roll) and 1 (stop), its outcomes the face less one; Oh Hell's as OpenSpiel's
+/// `oh_hell` numbers them (cards `4 * rank + suit`, bids `52 + bid`), chance steps too.
 /// The games of more than two players (Rolit, Chinese Checkers, Take, Pig) give a tuple of
 /// scores from `outcome()` and `evaluate()`, and `players()` and `to_move()`.
 #[pyclass(subclass, module = "libminimax.games", name = "NativeGame")]
@@ -119,7 +124,8 @@ impl Native {
     /// for more than two players, "rolit" (`setup`: (size, players), size 4, 6 or 8 and 3
     /// or 4 players; default (8, 3)), "chinese_checkers" (three players, the 73-cell
     /// star), "take" (`setup`: (piles, players), default ([3, 4, 5], 3)) and "pig"
-    /// (`setup`: players, 3 to 8, default 3; OpenSpiel's rules and defaults).
+    /// (`setup`: players, 3 to 8, default 3; OpenSpiel's rules and defaults); with hidden
+    /// information, "oh_hell" (`setup`: players, 3 to 7, default 3; OpenSpiel's).
     #[new]
     #[pyo3(signature = (name, setup = None))]
     fn new(name: &str, setup: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
@@ -187,10 +193,17 @@ impl Native {
                 }
                 ("pig", Kind::Pig(pig::Pig::new(players)))
             }
+            "oh_hell" => {
+                let players: usize = setup.map(|s| s.extract()).transpose()?.unwrap_or(3);
+                if !(3..=7).contains(&players) {
+                    return Err(bad(format!("Oh Hell for {players} players: 3 to 7")));
+                }
+                ("oh_hell", Kind::OhHell(oh_hell::OhHell::new(players)))
+            }
             _ => {
                 return Err(bad(format!(
                     "no native game '{name}': tic_tac_toe, connect_four, othello, hex, \
-                     game2048, rolit, chinese_checkers, take, pig"
+                     game2048, rolit, chinese_checkers, take, pig, oh_hell"
                 )));
             }
         };
@@ -493,6 +506,7 @@ impl Kind {
             Kind::ChineseCheckers(g) => s.search(&mut **g),
             Kind::Take(g) => s.search(g),
             Kind::Pig(g) => s.search(g),
+            Kind::OhHell(g) => s.search(g),
         }
     }
 }

@@ -1,0 +1,176 @@
+"""Hidden information (issue 52): libminimax.ismcts over Python games whose sample(rng)
+gives a new position, over OpenSpiel games through resample_from_infostate, and over the
+native Oh Hell, checked move by move against OpenSpiel's oh_hell (written apart)."""
+
+import random
+
+import pytest
+
+import libminimax
+from libminimax.games import OhHell
+
+
+class Guess:
+    """Player 0 names a side, "a" or "b", of a coin it cannot see (heads with probability
+    `p` as far as it knows); naming the side up wins 1, else -1. Two players: player 1
+    never moves."""
+
+    def __init__(self, p=0.7, heads=True):
+        self.p, self.heads = p, heads
+        self.named = None
+        self.plays = 0
+
+    def moves(self):
+        return [] if self.named else ["a", "b"]
+
+    def play(self, m):
+        self.plays += 1
+        self.named = m
+
+    def undo(self, m):
+        self.named = None
+
+    def outcome(self):
+        if self.named is None:
+            return None
+        return 1 if (self.named == "a") == self.heads else -1
+
+    def evaluate(self):
+        return 0
+
+    def sample(self, rng):
+        return Guess(self.p, rng.random() < self.p)
+
+    def information_key(self):
+        return 0 if self.named is None else 1
+
+
+def test_ismcts_takes_the_better_guess_by_the_samples_odds():
+    for p, best in ((0.7, "a"), (0.3, "b")):
+        g = Guess(p)
+        r = libminimax.ismcts(g, iterations=2000, seed=1)
+        assert r.best_move == best
+        means = {s.move: s.mean for s in r.root}
+        # Each mean is the share of samples its side won (independent of the search):
+        # p for "a", 1 - p for "b", within sampling noise.
+        assert abs(means["a"] - p) < 0.06 and abs(means["b"] - (1 - p)) < 0.06
+        assert g.plays == 0  # only the samples are played on
+        assert r.playouts == 2000
+
+
+def test_ismcts_is_the_same_search_under_the_same_seed():
+    a = libminimax.ismcts(Guess(0.5), iterations=300, seed=9)
+    b = libminimax.ismcts(Guess(0.5), iterations=300, seed=9)
+    assert [(s.move, s.visits) for s in a.root] == [(s.move, s.visits) for s in b.root]
+
+
+def test_ismcts_errors_name_what_the_caller_did():
+    class NoSample(Guess):
+        sample = None
+
+    with pytest.raises(TypeError, match="sample"):
+        libminimax.ismcts(NoSample(), iterations=10)
+    with pytest.raises(ValueError, match="iterations=0"):
+        libminimax.ismcts(Guess(), iterations=0)
+    with pytest.raises(ValueError, match="reward='best'"):
+        libminimax.ismcts(Guess(), iterations=10, reward="best")
+    with pytest.raises(ValueError, match="exploration"):
+        libminimax.ismcts(Guess(), iterations=10, exploration=-1.0)
+
+
+def test_an_exception_in_sample_comes_back_as_itself():
+    class Broken(Guess):
+        def sample(self, rng):
+            raise KeyError("no deal")
+
+    with pytest.raises(KeyError, match="no deal"):
+        libminimax.ismcts(Broken(), iterations=10)
+
+
+def oh_hell_line(state, game, rng):
+    """Plays a random game of pyspiel's oh_hell and the native OhHell side by side,
+    checking at every step that both agree on chance, the legal moves and the end."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = sorted(a for a, _ in state.chance_outcomes())
+            assert game.is_chance()
+            assert sorted(m for m, _ in game.outcomes()) == outcomes
+            a = rng.choice(outcomes)
+        else:
+            assert not game.is_chance()
+            assert game.to_move() == state.current_player()
+            legal = state.legal_actions()
+            assert sorted(game.moves()) == legal
+            a = rng.choice(legal)
+        state.apply_action(a)
+        game.play(a)
+    assert game.outcome() == tuple(round(r) for r in state.returns())
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_native_oh_hell_plays_as_openspiels(players):
+    pyspiel = pytest.importorskip("pyspiel")
+    spiel = pyspiel.load_game("oh_hell", {"players": players})
+    rng = random.Random(players)
+    for _ in range(60):
+        oh_hell_line(spiel.new_initial_state(), OhHell(players), rng)
+
+
+def dealt(players, seed):
+    """A native Oh Hell dealt at random, at its first bid."""
+    g, rng = OhHell(players), random.Random(seed)
+    while g.is_chance():
+        moves, weights = zip(*g.outcomes())
+        g.play(rng.choices(moves, weights)[0])
+    return g
+
+
+def test_ismcts_searches_the_native_oh_hell():
+    g = dealt(3, 4)
+    r = libminimax.ismcts(g, iterations=500, reward="scaled", seed=2)
+    assert r.best_move in g.moves()
+    assert r.playouts == 500 and sum(s.visits for s in r.root) == 500
+    again = libminimax.ismcts(g, iterations=500, reward="scaled", seed=2)
+    assert [s.visits for s in again.root] == [s.visits for s in r.root]
+
+
+def test_openspiel_games_with_hidden_information():
+    pyspiel = pytest.importorskip("pyspiel")
+    from libminimax import openspiel
+
+    for name in ("kuhn_poker", "oh_hell"):
+        state = pyspiel.load_game(name).new_initial_state()
+        rng = random.Random(1)
+        while state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        r = openspiel.ismcts(state, iterations=200, reward="scaled", seed=1)
+        assert r.best_move in state.legal_actions()
+        with pytest.raises(ValueError, match="hidden information"):
+            openspiel.search(state, depth=2)
+    liars = pyspiel.load_game("liars_dice").new_initial_state()
+    while liars.is_chance_node():
+        liars.apply_action(liars.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="resample_from_infostate"):
+        openspiel.SpielGame(liars)
+
+
+def test_an_openspiel_sample_plays_and_takes_back_in_place():
+    pyspiel = pytest.importorskip("pyspiel")
+    from libminimax.openspiel import SpielGame
+
+    state = pyspiel.load_game("oh_hell").new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    sample = SpielGame(state, hash=False).sample(random.Random(5))
+    key = sample.information_key()
+    assert key == SpielGame(state, hash=False).information_key()
+    before = str(sample.state)
+    line = []
+    for _ in range(4):
+        m = rng.choice(sample.moves())
+        sample.play(m)
+        line.append(m)
+    for m in reversed(line):
+        sample.undo(m)
+    assert str(sample.state) == before and sample.information_key() == key
