@@ -347,6 +347,10 @@ typedef enum mm_status {
    * cannot see (`sample`), and it could not.
    */
   MM_ERR_GAME_NO_SAMPLE = 63,
+  /**
+   * The game sets `sample` without `free_context`, which frees the samples it makes.
+   */
+  MM_ERR_SAMPLE_WITHOUT_FREE = 64,
 } mm_status;
 
 /**
@@ -688,6 +692,20 @@ typedef struct mm_game {
    * `MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS`.
    */
   bool (*player_bounds)(void *context, int32_t *lo, int32_t *sum);
+  /**
+   * Optional, for a game with hidden information: returns true and writes to `*key` a
+   * key of what the player to move has seen (its information state), equal for two
+   * positions it cannot tell apart; false where the game gives none.
+   */
+  bool (*information_key)(void *context, uint64_t *key);
+  /**
+   * For `mm_ismcts_search`: a new context, a position consistent with what the player
+   * to move in `context` has seen, what it cannot see drawn at random from `seed`
+   * (the same seed, the same draw); NULL if it cannot (`MM_ERR_GAME_NO_SAMPLE`).
+   * `context` is left as it is; the search plays on the sample and frees it with
+   * `free_context` (required with `sample`: else `MM_ERR_SAMPLE_WITHOUT_FREE`).
+   */
+  void *(*sample)(void *context, uint64_t seed);
 } mm_game;
 
 /**
@@ -734,6 +752,87 @@ typedef struct mm_batched_result {
    */
   mm_fewer_threads fewer_threads;
 } mm_batched_result;
+
+/**
+ * How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
+ */
+typedef uint32_t mm_mcts_reward;
+
+/**
+ * How `mm_ismcts_search` searches. Fill it with `mm_ismcts_options_init`, then change
+ * what you need.
+ */
+typedef struct mm_ismcts_options {
+  /**
+   * `sizeof(mm_ismcts_options)`, set by `mm_ismcts_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * Stop after this many iterations (default 10,000; 0: only the time limit, which
+   * must then be given).
+   */
+  uint64_t iterations;
+  /**
+   * Stop after this many microseconds (0, the default: no limit).
+   */
+  uint64_t time_limit_us;
+  /**
+   * Stop when another thread stores a non-zero value here (NULL: no flag).
+   */
+  const int32_t *stop;
+  /**
+   * UCB's exploration constant, for rewards in [0, 1] (default 0.7).
+   */
+  double exploration;
+  /**
+   * `MM_MCTS_REWARD_SIGN` (the default: the top scorers share a reward of 1) or
+   * `MM_MCTS_REWARD_SCALED` (each score scaled by the game's bounds: `player_bounds`,
+   * or `bounds` for two players).
+   */
+  mm_mcts_reward reward;
+  /**
+   * The seed of the samples and playouts: the same seed, the same search (default 0).
+   */
+  uint64_t seed;
+  /**
+   * The most nodes the tree holds; past it, iterations add none (default 1,048,576).
+   */
+  uint64_t max_nodes;
+  /**
+   * The most moves a position has: the room the `moves` callback gets (default 256).
+   */
+  size_t max_moves;
+} mm_ismcts_options;
+
+/**
+ * What `mm_ismcts_search` found. Rewards are the root mover's, in [0, 1].
+ */
+typedef struct mm_ismcts_result {
+  /**
+   * False when the game is over.
+   */
+  bool has_move;
+  /**
+   * The most visited move at the root.
+   */
+  int64_t best_move;
+  /**
+   * Its mean reward.
+   */
+  double value;
+  /**
+   * Iterations through it.
+   */
+  uint64_t visits;
+  /**
+   * Iterations made.
+   */
+  uint64_t iterations;
+  /**
+   * Nodes in the tree.
+   */
+  uint64_t nodes;
+} mm_ismcts_result;
 
 /**
  * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
@@ -806,11 +905,6 @@ typedef struct mm_chance_solution {
    */
   size_t pruned;
 } mm_chance_solution;
-
-/**
- * How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
- */
-typedef uint32_t mm_mcts_reward;
 
 /**
  * A progress report of an MCTS search.
@@ -1874,8 +1968,8 @@ enum mm_status mm_last_error(void);
  * compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
  * after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
  * program that does not use the header (a binding from another language) passes its
- * struct's size itself. A size of an older version (80, 96, 112 or 120 bytes: before the
- * copy callbacks, the chance callbacks, `score_view`, `priors`) gets that version's
+ * struct's size itself. A size of an older version (80, 96, 112, 120 or 184 bytes: before
+ * the copy callbacks, the chance callbacks, `score_view`, `priors`, `information_key`) gets that version's
  * fields and nothing past them; a larger
  * size gets zeros past this version's fields. Any other size is
  * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
@@ -1883,7 +1977,41 @@ enum mm_status mm_last_error(void);
  * # Safety
  * `game` must point to `size` writable bytes, aligned for `mm_game`.
  */
-enum mm_status mm_game_init_sized(struct mm_game *game, size_t size);
+enum mm_status mm_game_init_sized(struct mm_game *game,
+                                  size_t size);
+
+/**
+ * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
+ * header's `mm_ismcts_options_init(options)` passes `sizeof`). A smaller size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_ismcts_options`.
+ */
+enum mm_status mm_ismcts_options_init_sized(struct mm_ismcts_options *options, size_t size);
+
+/**
+ * Searches a game of 2 to 8 players with hidden information by single-observer
+ * information-set MCTS (Cowling, Powley and Whitehouse) from the view of the player to
+ * move: each iteration plays on a sample from the game's `sample` callback, which
+ * `free_context` frees after. `options` may be NULL for the defaults. On `MM_OK` fills
+ * `*out`; limits and the stop flag end it with `MM_OK` and the best move so far. A game
+ * without `sample`, or whose `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; `sample`
+ * without `free_context` `MM_ERR_SAMPLE_WITHOUT_FREE`; a chance step at the root
+ * `MM_ERR_CHANCE_ROOT`; bad options `MM_ERR_UNKNOWN_REWARD`, `MM_ERR_BAD_EXPLORATION` or
+ * `MM_ERR_BAD_OPTIONS` (`max_moves` 0, or neither iterations nor a time limit); other
+ * broken contracts `MM_ERR_GAME_*`, and `*out` is untouched. The game's own context is
+ * never played on.
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context
+ * and with the samples' contexts; `options` (if not NULL) to options from
+ * `mm_ismcts_options_init`, whose `stop` (if not NULL) stays valid and is only written
+ * atomically; `out` must be writable.
+ */
+enum mm_status mm_ismcts_search(const struct mm_game *game,
+                                const struct mm_ismcts_options *options,
+                                struct mm_ismcts_result *out);
 
 /**
  * Solves the complete tree whose `count` leaves are `leaves` (leftmost first), where
@@ -2441,6 +2569,9 @@ const char *mm_version(void);
 /** Fills n-player MCTS options with the defaults: `mm_maxn_mcts_options_init_sized` with this header's size. */
 #define mm_maxn_mcts_options_init(options) \
     mm_maxn_mcts_options_init_sized((options), sizeof(mm_maxn_mcts_options))
+/** Fills ISMCTS options with the defaults: `mm_ismcts_options_init_sized` with this header's size. */
+#define mm_ismcts_options_init(options) \
+    mm_ismcts_options_init_sized((options), sizeof(mm_ismcts_options))
 /** Fills an encoding with its size, zero sizes and NULL callbacks. */
 #define mm_encoding_init(encoding) mm_encoding_init_sized((encoding), sizeof(mm_encoding))
 /** Fills an evaluator with its size and NULLs. */

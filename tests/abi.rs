@@ -12,6 +12,7 @@ use minimax::ffi::batched::{
     mm_batched_options, mm_batched_result, mm_batched_root, mm_encoding, mm_evaluator,
 };
 use minimax::ffi::game::mm_game;
+use minimax::ffi::hidden::{mm_ismcts_options, mm_ismcts_result};
 use minimax::ffi::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
 use minimax::ffi::mcts::{
     mm_mcts_move, mm_mcts_options, mm_mcts_progress, mm_mcts_result, mm_mcts_reward,
@@ -113,6 +114,8 @@ fn rust_layouts() -> Vec<Layout> {
             player_scores,
             player_evaluations,
             player_bounds,
+            information_key,
+            sample,
         }),
         layout!(mm_search_stats {
             nodes,
@@ -276,6 +279,25 @@ fn rust_layouts() -> Vec<Layout> {
             threads_used,
             fewer_threads,
             tree_full
+        }),
+        layout!(mm_ismcts_options {
+            struct_size,
+            iterations,
+            time_limit_us,
+            stop,
+            exploration,
+            reward,
+            seed,
+            max_nodes,
+            max_moves
+        }),
+        layout!(mm_ismcts_result {
+            has_move,
+            best_move,
+            value,
+            visits,
+            iterations,
+            nodes
         }),
         layout!(mm_encoding {
             struct_size,

@@ -144,6 +144,16 @@ pub struct mm_game {
     /// `MM_ERR_GAME_SCORE_OUTSIDE_BOUNDS`.
     pub player_bounds:
         Option<unsafe extern "C" fn(context: *mut c_void, lo: *mut i32, sum: *mut i32) -> bool>,
+    /// Optional, for a game with hidden information: returns true and writes to `*key` a
+    /// key of what the player to move has seen (its information state), equal for two
+    /// positions it cannot tell apart; false where the game gives none.
+    pub information_key: Option<unsafe extern "C" fn(context: *mut c_void, key: *mut u64) -> bool>,
+    /// For `mm_ismcts_search`: a new context, a position consistent with what the player
+    /// to move in `context` has seen, what it cannot see drawn at random from `seed`
+    /// (the same seed, the same draw); NULL if it cannot (`MM_ERR_GAME_NO_SAMPLE`).
+    /// `context` is left as it is; the search plays on the sample and frees it with
+    /// `free_context` (required with `sample`: else `MM_ERR_SAMPLE_WITHOUT_FREE`).
+    pub sample: Option<unsafe extern "C" fn(context: *mut c_void, seed: u64) -> *mut c_void>,
 }
 
 /// Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
@@ -180,6 +190,8 @@ impl Default for mm_game {
             player_scores: None,
             player_evaluations: None,
             player_bounds: None,
+            information_key: None,
+            sample: None,
         }
     }
 }
@@ -192,13 +204,15 @@ const GAME_SIZE_WITHOUT_CHANCE: usize = std::mem::offset_of!(mm_game, is_chance)
 const GAME_SIZE_WITHOUT_VIEW: usize = std::mem::offset_of!(mm_game, score_view);
 /// The size of `mm_game` before `priors` (version 0.4.0's layout).
 const GAME_SIZE_WITHOUT_PRIORS: usize = std::mem::offset_of!(mm_game, priors);
+/// The size of `mm_game` before the hidden-information callbacks (issue 52).
+const GAME_SIZE_WITHOUT_SAMPLE: usize = std::mem::offset_of!(mm_game, information_key);
 
 /// Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
 /// compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
 /// after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
 /// program that does not use the header (a binding from another language) passes its
-/// struct's size itself. A size of an older version (80, 96, 112 or 120 bytes: before the
-/// copy callbacks, the chance callbacks, `score_view`, `priors`) gets that version's
+/// struct's size itself. A size of an older version (80, 96, 112, 120 or 184 bytes: before
+/// the copy callbacks, the chance callbacks, `score_view`, `priors`, `information_key`) gets that version's
 /// fields and nothing past them; a larger
 /// size gets zeros past this version's fields. Any other size is
 /// `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
@@ -214,6 +228,7 @@ pub unsafe extern "C" fn mm_game_init_sized(game: *mut mm_game, size: usize) -> 
             GAME_SIZE_WITHOUT_CHANCE,
             GAME_SIZE_WITHOUT_VIEW,
             GAME_SIZE_WITHOUT_PRIORS,
+            GAME_SIZE_WITHOUT_SAMPLE,
         ];
         // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
         unsafe { write_sized(game, mm_game::default(), size, &sizes) }
@@ -234,6 +249,7 @@ pub(crate) unsafe fn read_game(game: *const mm_game) -> Result<mm_game, mm_statu
         GAME_SIZE_WITHOUT_CHANCE,
         GAME_SIZE_WITHOUT_VIEW,
         GAME_SIZE_WITHOUT_PRIORS,
+        GAME_SIZE_WITHOUT_SAMPLE,
     ];
     // SAFETY: non-NULL, and a valid game of its `struct_size` (caller's guarantee).
     unsafe { read_sized(game, mm_game::default(), &sizes, &[]) }
@@ -244,6 +260,9 @@ pub(crate) unsafe fn read_game(game: *const mm_game) -> Result<mm_game, mm_statu
 pub(crate) fn check_game(game: &mm_game) -> Result<(), mm_status> {
     if game.copy_context.is_some() && game.free_context.is_none() {
         return Err(MM_ERR_COPY_WITHOUT_FREE);
+    }
+    if game.sample.is_some() && game.free_context.is_none() {
+        return Err(MM_ERR_SAMPLE_WITHOUT_FREE);
     }
     if game.is_chance.is_some() && game.outcomes.is_none() {
         return Err(MM_ERR_CHANCE_WITHOUT_OUTCOMES);
@@ -419,6 +438,12 @@ impl Game for CGame {
         // SAFETY: see above.
         self.game.hash.map(|h| unsafe { h(self.game.context) })
     }
+    fn information_key(&mut self) -> Option<u64> {
+        let f = self.game.information_key?;
+        let mut key = 0;
+        // SAFETY: see above; `key` is a live local.
+        unsafe { f(self.game.context, &mut key) }.then_some(key)
+    }
     fn score_view(&mut self) -> ScoreView {
         match self.game.score_view {
             MM_SCORES_SIDE_TO_MOVE => ScoreView::SideToMove,
@@ -491,6 +516,33 @@ impl Game for CGame {
                 out.as_mut_ptr(),
             )
         }
+    }
+}
+
+impl CGame {
+    /// A sample of this position drawn from `seed` by the game's `sample` (which
+    /// `check_game` pairs with `free_context`), owning its context: `NoSample` if the
+    /// game has no `sample` or it gave NULL, `OutOfMemory` if the buffers could not be had.
+    pub(crate) fn sampled(&self, seed: u64) -> Result<CGame, GameError> {
+        let sample = self.game.sample.ok_or(GameError::NoSample)?;
+        let no_memory = |_| GameError::OutOfMemory;
+        let buffer = move_buffer(self.buffer.len()).map_err(no_memory)?;
+        let weights = move_buffer(self.weights.len()).map_err(no_memory)?;
+        // SAFETY: the caller's sample callback with its context, on the calling thread.
+        let context = unsafe { sample(self.game.context, seed) };
+        if context.is_null() {
+            return Err(GameError::NoSample);
+        }
+        Ok(CGame {
+            game: mm_game {
+                context,
+                ..self.game
+            },
+            owned: true,
+            buffer,
+            weights,
+            ..*self
+        })
     }
 }
 

@@ -9,6 +9,7 @@ pub mod args;
 pub mod batched;
 pub mod boundary;
 pub mod game;
+pub mod hidden;
 mod lease;
 pub mod leaves;
 pub mod mcts;

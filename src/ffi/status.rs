@@ -170,12 +170,14 @@ pub enum mm_status {
     /// A hidden-information search needed the game to draw what the player to move
     /// cannot see (`sample`), and it could not.
     MM_ERR_GAME_NO_SAMPLE = 63,
+    /// The game sets `sample` without `free_context`, which frees the samples it makes.
+    MM_ERR_SAMPLE_WITHOUT_FREE = 64,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 64] = [
+const ALL: [mm_status; 65] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -240,6 +242,7 @@ const ALL: [mm_status; 64] = [
     MM_ERR_NOT_TWO_PLAYERS,
     MM_ERR_GAME_NO_PASS,
     MM_ERR_GAME_NO_SAMPLE,
+    MM_ERR_SAMPLE_WITHOUT_FREE,
 ];
 
 impl mm_status {
@@ -340,6 +343,9 @@ impl mm_status {
             }
             MM_ERR_GAME_NO_PASS => {
                 c"best-reply search needs the game to pass the turn (null_move), and it gave no pass"
+            }
+            MM_ERR_SAMPLE_WITHOUT_FREE => {
+                c"the game sets sample without free_context, which frees the samples it makes"
             }
             MM_ERR_GAME_NO_SAMPLE => {
                 c"a hidden-information search needs the game to draw what the player to move cannot see (sample), and it could not"
@@ -517,6 +523,7 @@ mod tests {
             (MM_ERR_NOT_TWO_PLAYERS, 61),
             (MM_ERR_GAME_NO_PASS, 62),
             (MM_ERR_GAME_NO_SAMPLE, 63),
+            (MM_ERR_SAMPLE_WITHOUT_FREE, 64),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -12,6 +12,7 @@
 //! player (the tricks of a card game): where they are not, the multi-observer variant is
 //! needed.
 
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::game::{Game, GameError, Move, pick, weights_total};
@@ -123,15 +124,30 @@ pub struct Ismcts {
 /// [`GameError::ChanceRoot`].
 pub fn search<G: Game + Clone>(game: &G, opts: &IsmctsOptions) -> Result<IsmctsResult, GameError> {
     let mut root = game.clone();
-    let mut run = Ismcts::new(&mut root, opts)?;
-    while run.running() {
-        let mut g = game.clone();
-        if !g.sample(run.sample_seed()) {
-            return Err(GameError::NoSample);
+    search_with(&mut root, opts, None, |g, seed| {
+        let mut copy = g.clone();
+        if copy.sample(seed) {
+            Ok(copy)
+        } else {
+            Err(GameError::NoSample)
         }
+    })
+}
+
+/// Searches from `root` with each iteration on the position `sample(root, seed)` makes
+/// (a game of its own, dropped after), until the options' limits or a non-zero `stop`.
+pub fn search_with<G: Game, S: Game>(
+    root: &mut G,
+    opts: &IsmctsOptions,
+    stop: Option<&AtomicI32>,
+    mut sample: impl FnMut(&mut G, u64) -> Result<S, GameError>,
+) -> Result<IsmctsResult, GameError> {
+    let mut run = Ismcts::new(root, opts)?;
+    while run.running() && stop.is_none_or(|s| s.load(Relaxed) == 0) {
+        let mut g = sample(root, run.sample_seed())?;
         run.iterate(&mut g)?;
     }
-    run.result(&mut root)
+    run.result(root)
 }
 
 impl Ismcts {

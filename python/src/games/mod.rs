@@ -24,11 +24,11 @@ mod rolit;
 mod take;
 mod tictactoe;
 
-use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+use std::sync::atomic::AtomicI32;
 
 use minimax::search::batched::Encode;
 use minimax::search::best_reply::BestReply;
-use minimax::search::ismcts::{Ismcts, IsmctsOptions, IsmctsResult};
+use minimax::search::ismcts::{self, IsmctsOptions, IsmctsResult};
 use minimax::search::maxn::{self, MaxnOptions, MaxnResult};
 use minimax::search::maxn_mcts::{MaxnMcts, MaxnMctsResult};
 use minimax::search::mcts::{Mcts, MctsResult};
@@ -718,17 +718,16 @@ impl Searcher for Hidden<'_, '_> {
     fn search<G: Game + Fork + Send + 'static>(self, g: &mut G) -> Self::Out {
         let stop = AtomicI32::new(0);
         let opts = self.opts;
-        let work = || -> Result<IsmctsResult, GameError> {
-            let mut run = Ismcts::new(g, opts)?;
-            while run.running() && stop.load(Relaxed) == 0 {
+        let work = || {
+            ismcts::search_with(g, opts, Some(&stop), |g, seed| {
                 // (Every native game is Clone: its fork never fails.)
-                let Some(mut copy) = g.fork() else { break };
-                if !copy.sample(run.sample_seed()) {
-                    return Err(GameError::NoSample);
+                let mut copy = g.fork().ok_or(GameError::OutOfMemory)?;
+                if copy.sample(seed) {
+                    Ok(copy)
+                } else {
+                    Err(GameError::NoSample)
                 }
-                run.iterate(&mut copy)?;
-            }
-            run.result(g)
+            })
         };
         detached(self.py, &stop, work)?.map_err(from_status)
     }

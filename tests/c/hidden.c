@@ -1,0 +1,192 @@
+/*
+ * Hidden information through the C API: mm_ismcts_search on a coin the player to move
+ * cannot see. Player 0 names a side, heads or tails; heads is up with probability p as
+ * far as it knows, and its sample callback draws the coin so. Naming the side up wins 1,
+ * else -1 (two players; player 1 never moves). Worked out by hand, apart from the
+ * library: each side's mean reward is the share of samples it wins, p for heads and
+ * 1 - p for tails, so the search names heads for p above one half and tails below. The
+ * game's own context is never played on, and every sample is freed. Then the statuses of
+ * games that break the hidden-information contract.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../include/minimax.h"
+#include "check.h"
+
+#define HEADS 1
+#define TAILS 2
+
+typedef struct {
+    double p;
+    int heads;  /* whether heads is up (in a sample: drawn) */
+    int named;  /* 0 until named */
+    int plays;  /* moves played on this context */
+    int *alive; /* samples made and not yet freed */
+} coin;
+
+static uint64_t mix(uint64_t z) {
+    z += 0x9E3779B97F4A7C15u;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static int coin_moves(void *c, int64_t *out, size_t cap) {
+    coin *g = c;
+    if (g->named || cap < 2) return 0;
+    out[0] = HEADS;
+    out[1] = TAILS;
+    return 2;
+}
+static void coin_play(void *c, int64_t m) {
+    coin *g = c;
+    g->plays++;
+    g->named = (int)m;
+}
+static void coin_undo(void *c, int64_t m) {
+    coin *g = c;
+    (void)m;
+    g->named = 0;
+}
+static bool coin_outcome(void *c, int32_t *score) {
+    coin *g = c;
+    if (!g->named) return false;
+    *score = ((g->named == HEADS) == (g->heads != 0)) ? 1 : -1;
+    return true;
+}
+static int32_t coin_evaluate(void *c) {
+    (void)c;
+    return 0;
+}
+static bool coin_bounds(void *c, int32_t *lo, int32_t *hi) {
+    (void)c;
+    *lo = -1;
+    *hi = 1;
+    return true;
+}
+static void *coin_sample(void *c, uint64_t seed) {
+    coin *g = c, *s = malloc(sizeof *s);
+    if (!s) return NULL;
+    *s = *g;
+    s->plays = 0;
+    s->heads = (double)(mix(seed) >> 11) / 9007199254740992.0 < g->p;
+    ++*g->alive;
+    return s;
+}
+static void *no_sample(void *c, uint64_t seed) {
+    (void)c;
+    (void)seed;
+    return NULL;
+}
+static void coin_free(void *c) {
+    coin *g = c;
+    --*g->alive;
+    free(g);
+}
+static bool coin_key(void *c, uint64_t *key) {
+    coin *g = c;
+    *key = (uint64_t)g->named;
+    return true;
+}
+
+static mm_game coin_game(coin *g) {
+    mm_game game;
+    mm_game_init(&game);
+    game.context = g;
+    game.moves = coin_moves;
+    game.play = coin_play;
+    game.undo = coin_undo;
+    game.outcome = coin_outcome;
+    game.evaluate = coin_evaluate;
+    game.bounds = coin_bounds;
+    game.free_context = coin_free;
+    game.sample = coin_sample;
+    game.information_key = coin_key;
+    return game;
+}
+
+static int searches;
+
+static void guesses(double p, int64_t best) {
+    int alive = 0;
+    coin g = {p, 0, 0, 0, &alive};
+    mm_game game = coin_game(&g);
+    mm_ismcts_options o;
+    CHECK(mm_ismcts_options_init(&o) == MM_OK);
+    o.iterations = 4000;
+    o.seed = 7;
+    for (int reward = 0; reward < 2; reward++) {
+        o.reward = reward ? MM_MCTS_REWARD_SCALED : MM_MCTS_REWARD_SIGN;
+        mm_ismcts_result r;
+        CHECK(mm_ismcts_search(&game, &o, &r) == MM_OK);
+        CHECK(r.has_move && r.best_move == best);
+        double won = best == HEADS ? p : 1 - p;
+        CHECK(r.value > won - 0.05 && r.value < won + 0.05);
+        CHECK(r.iterations == 4000 && r.nodes == 3);
+        /* The same seed, the same search. */
+        mm_ismcts_result again;
+        CHECK(mm_ismcts_search(&game, &o, &again) == MM_OK);
+        CHECK(again.best_move == r.best_move && again.visits == r.visits);
+        searches += 2;
+    }
+    CHECK(g.plays == 0 && alive == 0);
+}
+
+static void statuses(void) {
+    int alive = 0;
+    coin g = {0.5, 0, 0, 0, &alive};
+    mm_ismcts_result r = {0}, untouched = {0};
+    mm_ismcts_options o;
+    mm_ismcts_options_init(&o);
+    o.iterations = 10;
+
+    mm_game game = coin_game(&g);
+    game.sample = NULL;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_GAME_NO_SAMPLE);
+    game.sample = no_sample;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_GAME_NO_SAMPLE);
+    game = coin_game(&g);
+    game.free_context = NULL;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_SAMPLE_WITHOUT_FREE);
+    game = coin_game(&g);
+    CHECK(mm_ismcts_search(&game, &o, NULL) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_ismcts_search(NULL, &o, &r) == MM_ERR_NULL_ARGUMENT);
+    o.reward = 9;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_UNKNOWN_REWARD);
+    mm_ismcts_options_init(&o);
+    o.exploration = -1;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_BAD_EXPLORATION);
+    mm_ismcts_options_init(&o);
+    o.iterations = 0;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_BAD_OPTIONS);
+    CHECK(memcmp(&r, &untouched, sizeof r) == 0);
+
+    /* A program built before the hidden-information callbacks: its struct ends before
+     * information_key, and the library reads it as it was (no sample). */
+    mm_game old;
+    CHECK(mm_game_init_sized(&old, offsetof(mm_game, information_key)) == MM_OK);
+    old.context = &g;
+    old.moves = coin_moves;
+    old.play = coin_play;
+    old.undo = coin_undo;
+    old.outcome = coin_outcome;
+    old.evaluate = coin_evaluate;
+    CHECK(mm_ismcts_search(&old, NULL, &r) == MM_ERR_GAME_NO_SAMPLE);
+    /* The defaults (NULL options) search. */
+    CHECK(mm_ismcts_search(&game, NULL, &r) == MM_OK && r.iterations == 10000);
+    CHECK(alive == 0 && g.plays == 0);
+    mm_ismcts_options_init(&o);
+    CHECK(mm_ismcts_options_init_sized(&o, 8) == MM_ERR_BAD_STRUCT_SIZE);
+}
+
+int main(void) {
+    guesses(0.7, HEADS);
+    guesses(0.3, TAILS);
+    guesses(0.9, HEADS);
+    statuses();
+    printf("hidden: %d searches, %d checks, failures %d\n", searches, checks, failures);
+    return failures != 0;
+}
