@@ -3,7 +3,8 @@ in one run (issue 52): simulations a second on oh_hell and hearts, through the a
 (libminimax.openspiel) beside the adapter's floor, and on the game written in Rust
 where there is one (libminimax.games.OhHell, OpenSpiel's rules); then matches at equal
 simulations a move, one libminimax seat against ISMCTSBots in the others, seats
-rotated, each side's points a game (OpenSpiel's returns).
+rotated, each side's points a game (OpenSpiel's returns); and Oh Hell at equal time
+(ours on the Rust game).
 
 Both sides: one random playout a leaf, the most visited move played (ISMCTSBot's
 MAX_VISIT_COUNT), the same exploration relative to the rewards: ours are the returns
@@ -11,7 +12,7 @@ over the range the adapter gives a general-sum game (each player at least the le
 utility, the sum at most the players times the most), with 0.7; ISMCTSBot takes raw
 returns, so its uct_c is 0.7 times that range. Figures go in docs/performance.md.
 
-    python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts]
+    python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts] [--ms 20]
 """
 
 import argparse
@@ -47,7 +48,7 @@ def positions(game, n, seed):
     return out
 
 
-def spiel_bot(game, sims, seed):
+def spiel_bot(game, sims, seed, seconds=-1.0):
     span = game.num_players() * (game.max_utility() - game.min_utility())
     return pyspiel.ISMCTSBot(
         seed,
@@ -58,6 +59,7 @@ def spiel_bot(game, sims, seed):
         pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
         False,
         False,
+        seconds,
     )
 
 
@@ -113,9 +115,10 @@ def speeds(name, sims, count):
         print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
 
 
-def match(name, games, sims):
-    """One seat libminimax, the others ISMCTSBot, at `sims` simulations a move; our seat
-    goes round. Points a game: ours against the mean of the bots' seats, game by game."""
+def match(name, games, sims, ms=None):
+    """One seat libminimax, the others ISMCTSBot, at `sims` simulations a move (or with
+    `ms` milliseconds a move each, ours on the Rust Oh Hell kept in step); our seat goes
+    round. Points a game: ours against the mean of the bots' seats, game by game."""
     game = pyspiel.load_game(name)
     n = game.num_players()
     rng = random.Random(5)
@@ -123,17 +126,26 @@ def match(name, games, sims):
     t = time.perf_counter()
     for g in range(games):
         seat = g % n
-        bots = {p: spiel_bot(game, sims, 100 * g + p) for p in range(n) if p != seat}
+        if ms is None:
+            bots = {p: spiel_bot(game, sims, 100 * g + p) for p in range(n) if p != seat}
+        else:
+            bots = {p: spiel_bot(game, 10**9, 100 * g + p, ms / 1000) for p in range(n) if p != seat}
         state = game.new_initial_state()
+        mirror = libminimax.games.OhHell(n) if ms is not None else None
         while not state.is_terminal():
             if state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes())
                 a = rng.choices(actions, probs)[0]
+            elif state.current_player() == seat and ms is not None:
+                r = libminimax.ismcts(mirror, time=ms / 1000, exploration=C, reward="scaled", seed=g)
+                a = r.best_move
             elif state.current_player() == seat:
                 a = ours(state, sims, g).best_move
             else:
                 a = bots[state.current_player()].step(state)
             state.apply_action(a)
+            if mirror is not None:
+                mirror.play(a)
         r = state.returns()
         others = [r[p] for p in range(n) if p != seat]
         mine.append(r[seat])
@@ -142,8 +154,9 @@ def match(name, games, sims):
     mean = sum(diffs) / k
     sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
     half = 1.96 * sd / k**0.5
+    clock = f"{sims} simulations a move" if ms is None else f"{ms} ms a move (ours on the Rust game)"
     print(
-        f"{name}, {sims} simulations a move: libminimax {sum(mine) / k:.2f} points a game, "
+        f"{name}, {clock}: libminimax {sum(mine) / k:.2f} points a game, "
         f"{mean:+.2f} ± {half:.2f} against the ISMCTSBots' mean ({k} games, "
         f"{time.perf_counter() - t:.0f} s)",
         flush=True,
@@ -157,12 +170,15 @@ def main():
     p.add_argument("--sims", type=int, default=300)
     p.add_argument("--match", default="oh_hell,hearts")
     p.add_argument("--no-speed", action="store_true")
+    p.add_argument("--ms", type=int, default=20, help="the equal-time Oh Hell match (0: none)")
     a = p.parse_args()
     if not a.no_speed:
         speeds("oh_hell", a.sims, a.positions)
         speeds("hearts", a.sims, a.positions)
     for name in filter(None, a.match.split(",")):
         match(name, a.games, a.sims)
+    if a.ms:
+        match("oh_hell", a.games, 0, a.ms)
 
 
 if __name__ == "__main__":
