@@ -161,6 +161,12 @@ fn pimc_over_every_deal_equals_the_expectation() {
             assert!((v - wv).abs() < 1e-9, "{v} against {wv}");
         }
         assert!(r.proven);
+        // On two threads, the same figures (combined in the samples' order).
+        let p = pimc::search_samples_parallel(&mut samples, Combine::Mean, true, 2, exact).unwrap();
+        assert_eq!(
+            (&p.moves, p.best_move, p.nodes),
+            (&r.moves, r.best_move, r.nodes)
+        );
         // The move: the first with the best mean for the mover.
         let max = g.to_move == 0;
         let best = (0..want.len()).fold(0, |b, i| {
@@ -212,11 +218,13 @@ fn pimc_by_sampling_and_by_votes() {
     let top = r.moves.iter().map(|m| m.votes).fold(0.0, f64::max);
     let chosen = r.moves.iter().find(|m| Some(m.mv) == r.best_move).unwrap();
     assert_eq!(chosen.votes, top);
-    // The same seed, the same answer.
+    // The same seed, the same answer, on one thread or three.
     assert_eq!(
         pimc::search_sampled(&g, &opts, exact).unwrap().moves,
         r.moves
     );
+    let p = pimc::search_sampled_parallel(&g, &opts, 3, exact).unwrap();
+    assert_eq!((p.moves, p.best_move), (r.moves, r.best_move));
 }
 
 /// Each root move's value in every consistent deal, by the plain minimax: the moves and,

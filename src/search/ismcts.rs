@@ -278,6 +278,7 @@ impl Ismcts {
             }
             if g.is_chance() {
                 let mv = self.draw(g)?;
+                room(&mut self.line, 1)?;
                 g.play(mv);
                 self.line.push(mv);
                 continue;
@@ -297,6 +298,7 @@ impl Ismcts {
                 match self.select(k)? {
                     Some(c) => {
                         k = c;
+                        room(&mut self.path, 1)?;
                         self.path.push(c);
                         self.nodes[c as usize].mv
                     }
@@ -304,9 +306,13 @@ impl Ismcts {
                         // Expand: an untried legal move, at random.
                         in_tree = false;
                         let mv = self.untried[self.rng.below(self.untried.len())];
+                        // Past max_nodes, or where memory is short, the tree stops growing.
                         if self.nodes.len() < self.opts.max_nodes {
-                            let c = self.add_child(k, mv, mover)?;
-                            self.path.push(c);
+                            if let Some(c) = self.add_child(k, mv, mover) {
+                                if room(&mut self.path, 1).is_ok() {
+                                    self.path.push(c);
+                                }
+                            }
                         }
                         mv
                     }
@@ -314,6 +320,7 @@ impl Ismcts {
             } else {
                 self.moves[self.rng.below(self.moves.len())]
             };
+            room(&mut self.line, 1)?;
             g.play(mv);
             self.line.push(mv);
             ply += 1;
@@ -387,8 +394,9 @@ impl Ismcts {
 
     /// A new child of `k` for `mv`, made by `mover`, last among its siblings (they stay
     /// in the order first tried); it counts as available once (this iteration).
-    fn add_child(&mut self, k: u32, mv: Move, mover: usize) -> Result<u32, GameError> {
-        room(&mut self.nodes, 1)?;
+    /// `None` where memory for it cannot be had.
+    fn add_child(&mut self, k: u32, mv: Move, mover: usize) -> Option<u32> {
+        room(&mut self.nodes, 1).ok()?;
         let c = self.nodes.len() as u32;
         self.nodes.push(Node {
             mv,
@@ -408,7 +416,7 @@ impl Ismcts {
             }
             self.nodes[last as usize].next_sibling = c;
         }
-        Ok(c)
+        Some(c)
     }
 
     /// An outcome of the chance step here, drawn by its weight.

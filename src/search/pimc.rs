@@ -24,12 +24,15 @@
 //! assert!(r.proven && r.best_move.is_some() && r.samples == 20);
 //! ```
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::game::{Game, GameError, Move};
 use super::mcts::rng::Rng;
 use super::memory::room;
 use super::options::SearchResult;
+use super::pool;
 
 /// A sample's child position searched.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,6 +123,24 @@ pub fn search_sampled<G: Game + Clone>(
     pimc: &PimcOptions,
     value: impl FnMut(&mut G, bool) -> Result<Valued, GameError>,
 ) -> Result<PimcResult, GameError> {
+    let mut samples = draw(game, pimc)?;
+    search_samples(&mut samples, pimc.combine, true, value)
+}
+
+/// As [`search_sampled`], the samples searched on `threads` threads as
+/// [`search_samples_parallel`] does: the same answer as one thread's.
+pub fn search_sampled_parallel<G: Game + Clone + Send>(
+    game: &G,
+    pimc: &PimcOptions,
+    threads: usize,
+    value: impl Fn(&mut G, bool) -> Result<Valued, GameError> + Sync,
+) -> Result<PimcResult, GameError> {
+    let mut samples = draw(game, pimc)?;
+    search_samples_parallel(&mut samples, pimc.combine, true, threads, value)
+}
+
+/// `pimc.samples` copies of `game`, each redealt by [`Game::sample`], weighted alike.
+fn draw<G: Game + Clone>(game: &G, pimc: &PimcOptions) -> Result<Vec<(G, f64)>, GameError> {
     let mut samples = Vec::new();
     room(&mut samples, pimc.samples.max(1))?;
     for i in 0..pimc.samples.max(1) {
@@ -129,7 +150,7 @@ pub fn search_sampled<G: Game + Clone>(
         }
         samples.push((g, 1.0));
     }
-    search_samples(&mut samples, pimc.combine, true, value)
+    Ok(samples)
 }
 
 /// PIMC over the positions given, each with its weight (every deal enumerated, say,
@@ -144,20 +165,83 @@ pub fn search_samples<G: Game>(
     mut value: impl FnMut(&mut G, bool) -> Result<Valued, GameError>,
 ) -> Result<PimcResult, GameError> {
     let start = Instant::now();
-    let mut result = PimcResult {
+    let Some((moves, max)) = root_moves(samples, max_at_root)? else {
+        return Ok(empty(samples.len(), start));
+    };
+    let mut rows = Vec::new();
+    room(&mut rows, samples.len())?;
+    for (g, _) in samples.iter_mut() {
+        rows.push(row(g, &moves, max, &mut value)?);
+    }
+    combined(samples, &moves, max, &rows, combine, start)
+}
+
+/// As [`search_samples`], on `threads` threads (this one and pool helpers; fewer where
+/// the system gives fewer), each taking the next sample not yet taken. The answer is the
+/// one thread's: the values are combined in the samples' order.
+pub fn search_samples_parallel<G: Game + Send>(
+    samples: &mut [(G, f64)],
+    combine: Combine,
+    max_at_root: bool,
+    threads: usize,
+    value: impl Fn(&mut G, bool) -> Result<Valued, GameError> + Sync,
+) -> Result<PimcResult, GameError> {
+    let start = Instant::now();
+    let Some((moves, max)) = root_moves(samples, max_at_root)? else {
+        return Ok(empty(samples.len(), start));
+    };
+    let n = samples.len();
+    let mut slots = Vec::new();
+    room(&mut slots, n)?;
+    slots.extend(samples.iter_mut().map(|s| Mutex::new((&mut s.0, None))));
+    let next = AtomicUsize::new(0);
+    let work = |_: usize| {
+        let mut value = |g: &mut G, max: bool| value(g, max);
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(slot) = slots.get(i) else { break };
+            let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+            let (g, out) = &mut *slot;
+            *out = Some(row(&mut **g, &moves, max, &mut value));
+        }
+    };
+    pool::with_helpers(threads.max(1) - 1, &work, || work(0));
+    let mut rows = Vec::new();
+    room(&mut rows, n)?;
+    for slot in slots {
+        let (_, out) = slot.into_inner().unwrap_or_else(|e| e.into_inner());
+        // (A sample left without a row: its search panicked on a helper.)
+        rows.push(out.expect("a PIMC sample's search panicked")?);
+    }
+    combined(samples, &moves, max, &rows, combine, start)
+}
+
+/// A sample's children's values, the positions searched, and whether all are proven.
+type Row = (Vec<f64>, u64, bool);
+
+/// The result of a search that had nothing to do (no samples, or the game over).
+fn empty(samples: usize, start: Instant) -> PimcResult {
+    PimcResult {
         best_move: None,
         moves: Vec::new(),
-        samples: samples.len(),
+        samples,
         proven: true,
         nodes: 0,
-        elapsed: Duration::ZERO,
-    };
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The first sample's moves and whether MAX moves there; `None` when there is no
+/// sample or the game is over.
+fn root_moves<G: Game>(
+    samples: &mut [(G, f64)],
+    max_at_root: bool,
+) -> Result<Option<(Vec<Move>, bool)>, GameError> {
     let Some((first, _)) = samples.first_mut() else {
-        return Ok(result);
+        return Ok(None);
     };
     if first.outcome().is_some() {
-        result.elapsed = start.elapsed();
-        return Ok(result);
+        return Ok(None);
     }
     let mut moves = Vec::new();
     room(&mut moves, 32)?;
@@ -165,7 +249,44 @@ pub fn search_samples<G: Game>(
     if moves.is_empty() {
         return Err(GameError::NoMovesNotOver);
     }
-    let max = first.max_to_move().unwrap_or(max_at_root);
+    Ok(Some((moves, first.max_to_move().unwrap_or(max_at_root))))
+}
+
+/// Each root move of the sample `g` valued by `value`.
+fn row<G: Game>(
+    g: &mut G,
+    moves: &[Move],
+    max: bool,
+    value: &mut impl FnMut(&mut G, bool) -> Result<Valued, GameError>,
+) -> Result<Row, GameError> {
+    let mut values = Vec::new();
+    room(&mut values, moves.len())?;
+    let (mut nodes, mut proven) = (0, true);
+    for &mv in moves {
+        g.play(mv);
+        // A game that does not say whose turn it is alternates: the child is the
+        // other side's.
+        let r = value(g, !max);
+        g.undo(mv);
+        let r = r?;
+        nodes += r.nodes;
+        proven &= r.proven;
+        values.push(r.value);
+    }
+    Ok((values, nodes, proven))
+}
+
+/// The samples' rows combined, in the samples' order: each move's weighted mean and
+/// votes, and the move chosen by `combine`.
+fn combined<G>(
+    samples: &[(G, f64)],
+    moves: &[Move],
+    max: bool,
+    rows: &[Row],
+    combine: Combine,
+    start: Instant,
+) -> Result<PimcResult, GameError> {
+    let mut result = empty(samples.len(), start);
     room(&mut result.moves, moves.len())?;
     result.moves.extend(moves.iter().map(|&mv| PimcMove {
         mv,
@@ -173,21 +294,9 @@ pub fn search_samples<G: Game>(
         votes: 0.0,
     }));
     let total: f64 = samples.iter().map(|s| s.1).sum();
-    let mut values = Vec::new();
-    room(&mut values, moves.len())?;
-    for (g, weight) in samples.iter_mut() {
-        values.clear();
-        for &mv in &moves {
-            g.play(mv);
-            // A game that does not say whose turn it is alternates: the child is the
-            // other side's.
-            let r = value(g, !max);
-            g.undo(mv);
-            let r = r?;
-            result.nodes += r.nodes;
-            result.proven &= r.proven;
-            values.push(r.value);
-        }
+    for ((values, nodes, proven), (_, weight)) in rows.iter().zip(samples) {
+        result.nodes += nodes;
+        result.proven &= proven;
         let best = values.iter().copied().fold(
             if max {
                 f64::NEG_INFINITY
@@ -197,7 +306,7 @@ pub fn search_samples<G: Game>(
             |b, v| if max { b.max(v) } else { b.min(v) },
         );
         let tied = values.iter().filter(|&&v| v == best).count() as f64;
-        for (m, &v) in result.moves.iter_mut().zip(&values) {
+        for (m, &v) in result.moves.iter_mut().zip(values) {
             m.mean += *weight / total * v;
             if v == best {
                 m.votes += 1.0 / tied;
