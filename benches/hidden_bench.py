@@ -3,7 +3,8 @@ in one run (issue 52): simulations a second on oh_hell and hearts, through the a
 (libminimax.openspiel) beside the adapter's floor, and on the game written in Rust
 where there is one (libminimax.games.OhHell, OpenSpiel's rules); then matches at equal
 simulations a move, one libminimax seat against ISMCTSBots in the others, seats
-rotated, each side's points a game (OpenSpiel's returns); and Oh Hell at equal time
+rotated, each side's points a game (OpenSpiel's returns; hearts' passing played at
+random by every seat, see `passing`); and Oh Hell at equal time
 (ours on the Rust game).
 
 Both sides: one random playout a leaf, the most visited move played (ISMCTSBot's
@@ -22,18 +23,30 @@ import time
 import pyspiel
 
 import libminimax
+import libminimax.openspiel
 from libminimax.openspiel import SpielGame
 
 C = 0.7
 
 
+def passing(state):
+    """Whether `state` is in hearts' passing phase (its first 12 moves after the deal,
+    where a pass direction was drawn), which every seat plays at random here: there,
+    OpenSpiel's resample_from_infostate deals hands of the wrong sizes (a sample's player
+    may be left with no moves before the end), and ISMCTSBot crashed the process
+    (a segmentation fault, in pyspiel 2026-11-28)."""
+    h = state.history()
+    return state.get_game().get_type().short_name == "hearts" and h[0] != 0 and len(h) - 53 < 12
+
+
 def positions(game, n, seed):
-    """States at a player's turn after the deal and 0 to 20 random moves."""
+    """States at a player's turn after the deal (and hearts' passing) and 0 to 20
+    random moves."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
         s, line = game.new_initial_state(), []
-        plies = rng.randrange(0, 21)
+        plies = rng.randrange(0, 21) + (12 if game.get_type().short_name == "hearts" else 0)
         while not s.is_terminal() and (s.is_chance_node() or plies > 0):
             if s.is_chance_node():
                 actions, probs = zip(*s.chance_outcomes())
@@ -136,6 +149,8 @@ def match(name, games, sims, ms=None):
             if state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes())
                 a = rng.choices(actions, probs)[0]
+            elif passing(state):
+                a = rng.choice(state.legal_actions())
             elif state.current_player() == seat and ms is not None:
                 r = libminimax.ismcts(mirror, time=ms / 1000, exploration=C, reward="scaled", seed=g)
                 a = r.best_move
@@ -163,6 +178,67 @@ def match(name, games, sims, ms=None):
     )
 
 
+def pimc(state, ms, samples, seed):
+    """PIMC over n-player MCTS: `samples` states resampled from the mover's information
+    state, each searched as if open by libminimax.Mcts (max^n backups) for an equal share
+    of `ms`; the move with the best mean reward for the mover over the samples."""
+    rng = random.Random(seed)
+    root = SpielGame(state, hash=False)
+    means = {}
+    for k in range(samples):
+        sample = root.sample(rng)
+        sample.sample = None  # searched as if open
+        r = libminimax.Mcts(exploration=C, reward="scaled", seed=seed + k).search(
+            sample, time=ms / 1000 / samples
+        )
+        for m in r.root:
+            means[m.move] = means.get(m.move, 0.0) + m.mean
+    return max(state.legal_actions(), key=lambda a: means.get(a, -1.0))
+
+
+def strength(name, games, ms, a, b):
+    """Players `a` and `b` ("ismcts", "pimc" or "random") in alternate seats of `name`
+    (a, b, a, b, ... shifted by one seat every game) at `ms` a move: a's points a game
+    against b's, game by game, with a 95% interval."""
+    game = pyspiel.load_game(name)
+    n = game.num_players()
+    rng = random.Random(9)
+    diffs = []
+    t = time.perf_counter()
+    for g in range(games):
+        kinds = [(a, b)[(p + g) % 2] for p in range(n)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                act = rng.choices(actions, probs)[0]
+            elif passing(state):
+                act = rng.choice(state.legal_actions())
+            else:
+                kind = kinds[state.current_player()]
+                if kind == "ismcts":
+                    act = libminimax.openspiel.ismcts(
+                        state, time=ms / 1000, exploration=C, reward="scaled", seed=g
+                    ).best_move
+                elif kind == "pimc":
+                    act = pimc(state, ms, 4, g)
+                else:
+                    act = rng.choice(state.legal_actions())
+            state.apply_action(act)
+        r = state.returns()
+        mine = [r[p] for p in range(n) if kinds[p] == a]
+        theirs = [r[p] for p in range(n) if kinds[p] == b]
+        diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+    k = len(diffs)
+    mean = sum(diffs) / k
+    sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
+    print(
+        f"{name}, {ms} ms a move: {a} against {b} {mean:+.2f} ± {1.96 * sd / k**0.5:.2f} "
+        f"points a game ({k} games, {time.perf_counter() - t:.0f} s)",
+        flush=True,
+    )
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--positions", type=int, default=5)
@@ -171,6 +247,7 @@ def main():
     p.add_argument("--match", default="oh_hell,hearts")
     p.add_argument("--no-speed", action="store_true")
     p.add_argument("--ms", type=int, default=20, help="the equal-time Oh Hell match (0: none)")
+    p.add_argument("--strength", type=int, default=0, help="games of the Hearts strength matches at 50 ms (0: none)")
     a = p.parse_args()
     if not a.no_speed:
         speeds("oh_hell", a.sims, a.positions)
@@ -179,6 +256,9 @@ def main():
         match(name, a.games, a.sims)
     if a.ms:
         match("oh_hell", a.games, 0, a.ms)
+    if a.strength:
+        strength("hearts", a.strength, 50, "ismcts", "random")
+        strength("hearts", a.strength, 50, "ismcts", "pimc")
 
 
 if __name__ == "__main__":
