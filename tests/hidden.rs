@@ -318,3 +318,105 @@ fn ismcts_chooses_the_best_expected_reward_where_it_is_the_last_choice() {
     assert!(checked >= 100, "{checked}");
     println!("{checked} last choices: ISMCTS chose the best expected reward");
 }
+
+/// Guess the hidden card: MAX (player 0) plays safe (2 points) or plays on; then MIN
+/// puts down card A or B face down, and MAX names one: 10 if right, -10 if wrong. Worked
+/// out by hand: MIN mixes evenly, so playing on is worth 0 to MAX, and safe is best.
+/// Only MIN sees its card: to MAX it is `HIDDEN`.
+#[derive(Clone)]
+struct GuessCard {
+    line: Vec<Move>,
+}
+
+const SAFE: Move = 0;
+const PLAY: Move = 1;
+const CARD_A: Move = 2;
+const CARD_B: Move = 3;
+const NAME_A: Move = 4;
+const NAME_B: Move = 5;
+const HIDDEN: Move = 6;
+
+impl Game for GuessCard {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        match self.line.as_slice() {
+            [] => out.extend([SAFE, PLAY]),
+            [PLAY] => out.extend([CARD_A, CARD_B]),
+            [PLAY, _] => out.extend([NAME_A, NAME_B]),
+            _ => {}
+        }
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.line.push(mv);
+    }
+    fn undo(&mut self, _: Move) {
+        self.line.pop();
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        match self.line.as_slice() {
+            [SAFE] => Some(2),
+            [PLAY, card, name] => Some(if name - card == 2 { 10 } else { -10 }),
+            _ => None,
+        }
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.line.len() != 1)
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        Some((-10, 10))
+    }
+    fn sample(&mut self, _: u64) -> bool {
+        true // nothing is hidden at MAX's first move
+    }
+    fn observed_move(&mut self, mv: Move, player: usize) -> Move {
+        if player == 0 && (mv == CARD_A || mv == CARD_B) {
+            HIDDEN
+        } else {
+            mv
+        }
+    }
+}
+
+#[test]
+fn multi_observer_ismcts_does_not_see_a_card_put_down_face_down() {
+    let g = GuessCard { line: Vec::new() };
+    let opts = |multi_observer| IsmctsOptions {
+        iterations: 20_000,
+        reward: minimax::search::maxn_mcts::PlayerReward::Scaled,
+        seed: 3,
+        multi_observer,
+        ..IsmctsOptions::default()
+    };
+    // One tree branches on the card MAX cannot see, so MAX's naming below it always
+    // matches: playing on looks like a sure 10 (the flaw multi-observer ISMCTS is for).
+    let single = ismcts::search(&g, &opts(false)).unwrap();
+    assert_eq!(single.best_move, Some(PLAY));
+    // A tree a player: in MAX's the two cards are one node, so its naming is a guess
+    // (worth 0 at best, a reward of 0.5, where MIN mixes evenly; less while MIN's own
+    // tree exploits MAX's current favourite), below safe's 2 (0.6).
+    let multi = ismcts::search(&g, &opts(true)).unwrap();
+    assert_eq!(multi.best_move, Some(SAFE), "{multi:?}");
+    let mean = |mv| multi.root.iter().find(|m| m.mv == mv).unwrap().mean;
+    assert!(
+        mean(PLAY) < 0.55 && (mean(SAFE) - 0.6).abs() < 1e-9,
+        "{multi:?}"
+    );
+}
+
+#[test]
+fn multi_observer_ismcts_is_the_single_tree_where_every_move_is_seen() {
+    for g in positions().into_iter().step_by(7).take(60) {
+        let opts = |multi_observer| IsmctsOptions {
+            iterations: 400,
+            seed: 5,
+            multi_observer,
+            ..IsmctsOptions::default()
+        };
+        let one = ismcts::search(&g, &opts(false)).unwrap();
+        let many = ismcts::search(&g, &opts(true)).unwrap();
+        assert_eq!((one.best_move, &one.root), (many.best_move, &many.root));
+    }
+}

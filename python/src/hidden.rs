@@ -74,6 +74,8 @@ pub fn ismcts(
         reward: self::reward(reward)?,
         seed,
         max_nodes: max_nodes.max(1),
+        // (Python games do not say how others see a move: one tree.)
+        multi_observer: false,
     };
     if let Some(r) = games::ismcts(py, game, &opts)? {
         return Ok(r);

@@ -161,6 +161,8 @@ pub unsafe extern "C" fn mm_ismcts_search(
             reward,
             seed: o.seed,
             max_nodes: usize::try_from(o.max_nodes).unwrap_or(usize::MAX).max(1),
+            // (C games do not say how others see a move: one tree.)
+            multi_observer: false,
         };
         let r = ismcts::search_with(&mut root, &opts, stop, |g, seed| g.sampled(seed))?;
         let best = r.root.iter().find(|m| Some(m.mv) == r.best_move);

@@ -172,6 +172,14 @@ pub trait Game {
         let _ = seed;
         false
     }
+    /// In a game where players do not see every move: the move `mv`, legal here and
+    /// about to be played by the player to move, as `player` sees it (equal for moves
+    /// that player cannot tell apart: a card passed face down, say). The mover sees its
+    /// own move as it is. The default: every player sees every move.
+    fn observed_move(&mut self, mv: Move, player: usize) -> Move {
+        let _ = player;
+        mv
+    }
 }
 
 /// The sum of weights a game gave (chance outcomes' or priors'), held to the contract:

@@ -36,6 +36,12 @@ pub struct IsmctsOptions {
     pub seed: u64,
     /// The most nodes the tree may hold; past it, iterations go on without adding any.
     pub max_nodes: usize,
+    /// Multi-observer ISMCTS: a tree for each player, each over that player's
+    /// information sets, in which a move is as [`Game::observed_move`] shows it to the
+    /// tree's player; each player chooses in its own tree. For games where players do
+    /// not see every move (a card passed face down). Where they do, it searches as the
+    /// single tree does.
+    pub multi_observer: bool,
 }
 
 impl Default for IsmctsOptions {
@@ -47,6 +53,7 @@ impl Default for IsmctsOptions {
             reward: PlayerReward::Win,
             seed: 0,
             max_nodes: 1 << 20,
+            multi_observer: false,
         }
     }
 }
@@ -112,6 +119,11 @@ pub struct Ismcts {
     /// The legal moves a node has no child for yet.
     untried: Vec<Move>,
     outcomes: Vec<(Move, f64)>,
+    /// Each tree's root: one tree (node 0), or one a player (multi-observer).
+    roots: [u32; MAX_PLAYERS],
+    trees: usize,
+    /// The player to move at the root, whose tree answers.
+    root_mover: usize,
     /// Whether the game is over at the root.
     over: bool,
     iterations: u64,
@@ -165,6 +177,10 @@ impl Ismcts {
         let convert = Convert::of(root, opts.reward)?;
         let mut scores = [0; MAX_PLAYERS];
         let over = convert.scoring.final_scores(root, 0, &mut scores)?;
+        let (trees, root_mover) = match (opts.multi_observer, over) {
+            (true, false) => (convert.scoring.players, convert.scoring.mover(root, 0)?),
+            _ => (1, 0),
+        };
         let mut run = Ismcts {
             opts: *opts,
             convert,
@@ -175,20 +191,26 @@ impl Ismcts {
             moves: Vec::new(),
             untried: Vec::new(),
             outcomes: Vec::new(),
+            roots: [0; MAX_PLAYERS],
+            trees,
+            root_mover,
             over,
             iterations: 0,
             start,
         };
-        room(&mut run.nodes, 1)?;
-        run.nodes.push(Node {
-            mv: 0,
-            mover: 0,
-            visits: 0,
-            available: 0,
-            sum: 0.0,
-            first_child: NONE,
-            next_sibling: NONE,
-        });
+        room(&mut run.nodes, trees)?;
+        for t in 0..trees {
+            run.roots[t] = t as u32;
+            run.nodes.push(Node {
+                mv: 0,
+                mover: 0,
+                visits: 0,
+                available: 0,
+                sum: 0.0,
+                first_child: NONE,
+                next_sibling: NONE,
+            });
+        }
         Ok(run)
     }
 
@@ -233,7 +255,7 @@ impl Ismcts {
             result.elapsed = self.start.elapsed();
             return Ok(result);
         }
-        let mut c = self.nodes[0].first_child;
+        let mut c = self.nodes[self.roots[self.root_mover] as usize].first_child;
         let mut best: Option<(u64, Move)> = None;
         while c != NONE {
             let n = self.nodes[c as usize];
@@ -266,12 +288,13 @@ impl Ismcts {
         self.iterations += 1;
         self.path.clear();
         self.line.clear();
-        self.path.push(0);
-        let mut k = 0u32;
+        // Each tree's node on this iteration's line, and whether the line is still in
+        // that tree (a tree adds one node an iteration, then the line leaves it).
+        let mut at = self.roots;
+        let mut inside = [true; MAX_PLAYERS];
         let mut ply = 0u32;
         let mut scores = [0; MAX_PLAYERS];
         let mut reward: Rewards = [0.0; MAX_PLAYERS];
-        let mut in_tree = true;
         loop {
             if self.line.len() >= MAX_PLY as usize {
                 return Err(GameError::TooDeep);
@@ -294,44 +317,83 @@ impl Ismcts {
             if self.moves.is_empty() {
                 return Err(GameError::NoMovesNotOver);
             }
-            let mv = if in_tree {
-                match self.select(k)? {
+            // The mover chooses in its own tree (the one tree, single-observer).
+            let t = if self.trees > 1 { mover } else { 0 };
+            let mv = if inside[t] {
+                match self.select(at[t])? {
                     Some(c) => {
-                        k = c;
+                        at[t] = c;
                         room(&mut self.path, 1)?;
                         self.path.push(c);
                         self.nodes[c as usize].mv
                     }
                     None => {
                         // Expand: an untried legal move, at random.
-                        in_tree = false;
+                        inside[t] = false;
                         let mv = self.untried[self.rng.below(self.untried.len())];
-                        // Past max_nodes, or where memory is short, the tree stops growing.
-                        if self.nodes.len() < self.opts.max_nodes {
-                            if let Some(c) = self.add_child(k, mv, mover) {
-                                if room(&mut self.path, 1).is_ok() {
-                                    self.path.push(c);
-                                }
-                            }
-                        }
+                        self.grow(at[t], mv, mover);
                         mv
                     }
                 }
             } else {
                 self.moves[self.rng.below(self.moves.len())]
             };
+            // The other trees follow the move as their players see it.
+            for p in 0..self.trees {
+                if p == t || !inside[p] {
+                    continue;
+                }
+                let seen = g.observed_move(mv, p);
+                match self.child(at[p], seen) {
+                    Some(c) => {
+                        at[p] = c;
+                        room(&mut self.path, 1)?;
+                        self.path.push(c);
+                    }
+                    None => {
+                        inside[p] = false;
+                        self.grow(at[p], seen, mover);
+                    }
+                }
+            }
             room(&mut self.line, 1)?;
             g.play(mv);
             self.line.push(mv);
             ply += 1;
         }
-        for &c in &self.path[1..] {
+        for &c in &self.path {
             let n = &mut self.nodes[c as usize];
             n.visits += 1;
             n.sum += reward[n.mover as usize];
         }
-        self.nodes[0].visits += 1;
+        for t in 0..self.trees {
+            self.nodes[self.roots[t] as usize].visits += 1;
+        }
         Ok(())
+    }
+
+    /// Adds a child of `k` for `mv`, made by `mover`, to the line's path, unless the tree
+    /// is at `max_nodes` or memory is short (the tree then stops growing).
+    fn grow(&mut self, k: u32, mv: Move, mover: usize) {
+        if self.nodes.len() < self.opts.max_nodes {
+            if let Some(c) = self.add_child(k, mv, mover) {
+                if room(&mut self.path, 1).is_ok() {
+                    self.path.push(c);
+                }
+            }
+        }
+    }
+
+    /// The child of `k` for `mv`, if there is one.
+    fn child(&self, k: u32, mv: Move) -> Option<u32> {
+        let mut c = self.nodes[k as usize].first_child;
+        while c != NONE {
+            if self.nodes[c as usize].mv == mv {
+                return Some(c);
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        None
     }
 
     /// At node `k` with `self.moves` legal: if every legal move has a child, the child
