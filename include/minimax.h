@@ -706,6 +706,14 @@ typedef struct mm_game {
    * `free_context` (required with `sample`: else `MM_ERR_SAMPLE_WITHOUT_FREE`).
    */
   void *(*sample)(void *context, uint64_t seed);
+  /**
+   * Optional, for a game whose players do not see every move (a card put down face
+   * down): the move `mv`, legal here and about to be played by the player to move, as
+   * `player` sees it (equal for moves that player cannot tell apart). Read by
+   * multi-observer ISMCTS (`multi_observer` in `mm_ismcts_options`). NULL: every
+   * player sees every move.
+   */
+  int64_t (*observed_move)(void *context, int64_t mv, uint32_t player);
 } mm_game;
 
 /**
@@ -802,6 +810,11 @@ typedef struct mm_ismcts_options {
    * The most moves a position has: the room the `moves` callback gets (default 256).
    */
   size_t max_moves;
+  /**
+   * Multi-observer ISMCTS: a tree a player, moves as the game's `observed_move` shows
+   * them to each (default false: one tree, every move seen by every player).
+   */
+  bool multi_observer;
 } mm_ismcts_options;
 
 /**

@@ -116,6 +116,7 @@ fn rust_layouts() -> Vec<Layout> {
             player_bounds,
             information_key,
             sample,
+            observed_move,
         }),
         layout!(mm_search_stats {
             nodes,
@@ -289,7 +290,8 @@ fn rust_layouts() -> Vec<Layout> {
             reward,
             seed,
             max_nodes,
-            max_moves
+            max_moves,
+            multi_observer
         }),
         layout!(mm_ismcts_result {
             has_move,

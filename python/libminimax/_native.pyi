@@ -57,6 +57,7 @@ def ismcts(
     reward: str = "win",
     seed: int = 0,
     max_nodes: int = 1 << 20,
+    multi_observer: bool = False,
 ) -> MctsResult: ...
 
 class SearchResult:

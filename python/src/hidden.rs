@@ -34,11 +34,13 @@ pub fn reward(name: &str) -> PyResult<PlayerReward> {
 /// Single-observer information-set MCTS (Cowling, Powley and Whitehouse) from the view of
 /// the player to move in `game`, for 2 to 8 players: `iterations` (default 10,000 when
 /// no `time` is given) or `time` seconds, each on a sample the game draws; the most
-/// visited move is the answer. Rewards are the root mover's, in [0, 1].
+/// visited move is the answer. Rewards are the root mover's, in [0, 1]. `multi_observer`:
+/// a tree a player, each seeing moves as the game's `observed_move(m, player)` shows
+/// them (MO-ISMCTS, for games where players do not see every move).
 #[pyfunction]
 #[pyo3(signature = (
     game, iterations = None, time = None, *, exploration = 0.7, reward = "win", seed = 0,
-    max_nodes = 1 << 20
+    max_nodes = 1 << 20, multi_observer = false
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn ismcts(
@@ -50,6 +52,7 @@ pub fn ismcts(
     reward: &str,
     seed: u64,
     max_nodes: usize,
+    multi_observer: bool,
 ) -> PyResult<MctsResult> {
     let time_limit = options::seconds(time)?;
     let iterations = match (iterations, time_limit) {
@@ -74,8 +77,7 @@ pub fn ismcts(
         reward: self::reward(reward)?,
         seed,
         max_nodes: max_nodes.max(1),
-        // (Python games do not say how others see a move: one tree.)
-        multi_observer: false,
+        multi_observer,
     };
     if let Some(r) = games::ismcts(py, game, &opts)? {
         return Ok(r);
@@ -98,6 +100,13 @@ pub fn ismcts(
     while run.running() && stop.load(Relaxed) == 0 {
         rng.call_method1("seed", (run.sample_seed(),))?;
         let obj = sample.call1((&rng,))?;
+        if obj.is(game) {
+            // The search plays on a sample and never takes its moves back.
+            return Err(PyValueError::new_err(
+                "sample(rng) returned the game itself: it returns a new game, which the \
+                 search plays on",
+            ));
+        }
         let mut g = PyGame::new(&obj, view, &mut map, &stop, deferred.active())?;
         let r = run.iterate(&mut g);
         g.finish(r)?;

@@ -39,6 +39,8 @@ struct Methods<'py> {
     player_bounds: Option<Bound<'py, PyAny>>,
     /// A game with hidden information: what the player to move has seen, as an int.
     information_key: Option<Bound<'py, PyAny>>,
+    /// A move as another player sees it (multi-observer ISMCTS).
+    observed_move: Option<Bound<'py, PyAny>>,
 }
 
 /// The Python games being searched now, by address: one object searched from two
@@ -121,6 +123,7 @@ impl<'py, 'a> PyGame<'py, 'a> {
             to_move: optional(obj, "to_move")?,
             player_bounds: optional(obj, "player_bounds")?,
             information_key: optional(obj, "information_key")?,
+            observed_move: optional(obj, "observed_move")?,
         };
         Ok(PyGame {
             py: obj.py(),
@@ -338,6 +341,23 @@ impl Game for PyGame<'_, '_> {
         }
         let f = self.f.evaluate.clone();
         self.ask_for(f, |v| score(v, "evaluate")).unwrap_or(0)
+    }
+    fn observed_move(&mut self, mv: Move, player: usize) -> Move {
+        let Some(f) = self.f.observed_move.clone() else {
+            return mv;
+        };
+        if self.error.is_some() {
+            return mv;
+        }
+        let seen = self
+            .map
+            .object(self.py, mv)
+            .and_then(|m| f.call1((m, player)))
+            .and_then(|o| self.map.number(&o));
+        seen.unwrap_or_else(|e| {
+            self.fail(e);
+            mv
+        })
     }
     fn information_key(&mut self) -> Option<u64> {
         let f = self.f.information_key.clone()?;

@@ -78,6 +78,15 @@ def test_ismcts_errors_name_what_the_caller_did():
         libminimax.ismcts(Guess(), iterations=10, exploration=-1.0)
 
 
+def test_a_sample_that_is_the_game_itself_is_refused():
+    class Same(Guess):
+        def sample(self, rng):
+            return self
+
+    with pytest.raises(ValueError, match="new game"):
+        libminimax.ismcts(Same(), iterations=10)
+
+
 def test_an_exception_in_sample_comes_back_as_itself():
     class Broken(Guess):
         def sample(self, rng):
@@ -174,3 +183,59 @@ def test_an_openspiel_sample_plays_and_takes_back_in_place():
     for m in reversed(line):
         sample.undo(m)
     assert str(sample.state) == before and sample.information_key() == key
+
+
+class FaceDown:
+    """MAX (player 0) plays safe (2) or on; MIN puts down card "A" or "B" face down, and
+    MAX names one: 10 if right, -10 if wrong. Worked out by hand: playing on is worth 0
+    to MAX (MIN mixes evenly), so safe is best. MAX sees MIN's card as "hidden"."""
+
+    def __init__(self):
+        self.line = []
+
+    def moves(self):
+        n = len(self.line)
+        if n == 0:
+            return ["safe", "play"]
+        if n == 1 and self.line[0] == "play":
+            return ["A", "B"]
+        if n == 2:
+            return ["name A", "name B"]
+        return []
+
+    def play(self, m):
+        self.line.append(m)
+
+    def undo(self, m):
+        self.line.pop()
+
+    def outcome(self):
+        if self.line == ["safe"]:
+            return 2
+        if len(self.line) == 3:
+            return 10 if self.line[2] == "name " + self.line[1] else -10
+        return None
+
+    def max_to_move(self):
+        return len(self.line) != 1
+
+    def bounds(self):
+        return (-10, 10)
+
+    def sample(self, rng):
+        copy = FaceDown()  # nothing is hidden at MAX's first move
+        copy.line = list(self.line)
+        return copy
+
+    def observed_move(self, m, player):
+        return "hidden" if player == 0 and m in ("A", "B") else m
+
+
+def test_multi_observer_ismcts_does_not_see_a_card_put_down_face_down():
+    one = libminimax.ismcts(FaceDown(), iterations=20000, reward="scaled", seed=3)
+    assert one.best_move == "play"  # one tree branches on the card MAX cannot see
+    many = libminimax.ismcts(
+        FaceDown(), iterations=20000, reward="scaled", seed=3, multi_observer=True
+    )
+    assert many.best_move == "safe"
+    assert abs(many.value - 0.6) < 1e-9

@@ -154,6 +154,13 @@ pub struct mm_game {
     /// `context` is left as it is; the search plays on the sample and frees it with
     /// `free_context` (required with `sample`: else `MM_ERR_SAMPLE_WITHOUT_FREE`).
     pub sample: Option<unsafe extern "C" fn(context: *mut c_void, seed: u64) -> *mut c_void>,
+    /// Optional, for a game whose players do not see every move (a card put down face
+    /// down): the move `mv`, legal here and about to be played by the player to move, as
+    /// `player` sees it (equal for moves that player cannot tell apart). Read by
+    /// multi-observer ISMCTS (`multi_observer` in `mm_ismcts_options`). NULL: every
+    /// player sees every move.
+    pub observed_move:
+        Option<unsafe extern "C" fn(context: *mut c_void, mv: i64, player: u32) -> i64>,
 }
 
 /// Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
@@ -192,6 +199,7 @@ impl Default for mm_game {
             player_bounds: None,
             information_key: None,
             sample: None,
+            observed_move: None,
         }
     }
 }
@@ -437,6 +445,13 @@ impl Game for CGame {
     fn hash(&mut self) -> Option<u64> {
         // SAFETY: see above.
         self.game.hash.map(|h| unsafe { h(self.game.context) })
+    }
+    fn observed_move(&mut self, mv: Move, player: usize) -> Move {
+        match self.game.observed_move {
+            // SAFETY: see above.
+            Some(f) => unsafe { f(self.game.context, mv, player as u32) },
+            None => mv,
+        }
     }
     fn information_key(&mut self) -> Option<u64> {
         let f = self.game.information_key?;

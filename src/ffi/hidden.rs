@@ -39,6 +39,9 @@ pub struct mm_ismcts_options {
     pub max_nodes: u64,
     /// The most moves a position has: the room the `moves` callback gets (default 256).
     pub max_moves: usize,
+    /// Multi-observer ISMCTS: a tree a player, moves as the game's `observed_move` shows
+    /// them to each (default false: one tree, every move seen by every player).
+    pub multi_observer: bool,
 }
 
 impl Default for mm_ismcts_options {
@@ -54,6 +57,7 @@ impl Default for mm_ismcts_options {
             seed: d.seed,
             max_nodes: d.max_nodes as u64,
             max_moves: 256,
+            multi_observer: false,
         }
     }
 }
@@ -125,9 +129,10 @@ pub unsafe extern "C" fn mm_ismcts_search(
         let o = if options.is_null() {
             defaults
         } else {
-            // SAFETY: non-NULL, options of their `struct_size` (caller's guarantee); no
-            // `bool`s.
-            unsafe { read_sized(options, defaults, &[], &[]) }?
+            let bools = [std::mem::offset_of!(mm_ismcts_options, multi_observer)];
+            // SAFETY: non-NULL, options of their `struct_size` (caller's guarantee); its
+            // one `bool` listed.
+            unsafe { read_sized(options, defaults, &[], &bools) }?
         };
         let reward = match o.reward {
             MM_MCTS_REWARD_SIGN => PlayerReward::Win,
@@ -161,8 +166,7 @@ pub unsafe extern "C" fn mm_ismcts_search(
             reward,
             seed: o.seed,
             max_nodes: usize::try_from(o.max_nodes).unwrap_or(usize::MAX).max(1),
-            // (C games do not say how others see a move: one tree.)
-            multi_observer: false,
+            multi_observer: o.multi_observer,
         };
         let r = ismcts::search_with(&mut root, &opts, stop, |g, seed| g.sampled(seed))?;
         let best = r.root.iter().find(|m| Some(m.mv) == r.best_move);

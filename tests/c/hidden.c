@@ -5,8 +5,13 @@
  * else -1 (two players; player 1 never moves). Worked out by hand, apart from the
  * library: each side's mean reward is the share of samples it wins, p for heads and
  * 1 - p for tails, so the search names heads for p above one half and tails below. The
- * game's own context is never played on, and every sample is freed. Then the statuses of
- * games that break the hidden-information contract.
+ * game's own context is never played on, and every sample is freed. Then a card put
+ * down face down (as tests/hidden.rs has it): MAX plays safe (2) or plays on, MIN puts
+ * down card A or B unseen, MAX names one (10 if right, -10 if wrong); worked out by
+ * hand, playing on is worth 0 to MAX, so safe is best, which multi-observer ISMCTS (a
+ * tree a player, the card one node in MAX's) finds and the single tree (which branches
+ * on the card) does not. Then the statuses of games that break the hidden-information
+ * contract.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -108,7 +113,88 @@ static mm_game coin_game(coin *g) {
     return game;
 }
 
+/* The card game: the moves made so far. */
+enum { SAFE, PLAY, CARD_A, CARD_B, NAME_A, NAME_B, HIDDEN };
+typedef struct {
+    int64_t line[3];
+    int n;
+} card;
+
+static int card_moves(void *c, int64_t *out, size_t cap) {
+    card *g = c;
+    if (cap < 2) return 0;
+    if (g->n == 0) { out[0] = SAFE; out[1] = PLAY; return 2; }
+    if (g->n == 1 && g->line[0] == PLAY) { out[0] = CARD_A; out[1] = CARD_B; return 2; }
+    if (g->n == 2) { out[0] = NAME_A; out[1] = NAME_B; return 2; }
+    return 0;
+}
+static void card_play(void *c, int64_t m) {
+    card *g = c;
+    g->line[g->n++] = m;
+}
+static void card_undo(void *c, int64_t m) {
+    card *g = c;
+    (void)m;
+    g->n--;
+}
+static bool card_outcome(void *c, int32_t *score) {
+    card *g = c;
+    if (g->n == 1 && g->line[0] == SAFE) { *score = 2; return true; }
+    if (g->n == 3) { *score = g->line[2] - g->line[1] == 2 ? 10 : -10; return true; }
+    return false;
+}
+static bool card_max_to_move(void *c) {
+    card *g = c;
+    return g->n != 1;
+}
+static bool card_bounds(void *c, int32_t *lo, int32_t *hi) {
+    (void)c;
+    *lo = -10;
+    *hi = 10;
+    return true;
+}
+static void *card_sample(void *c, uint64_t seed) {
+    card *s = malloc(sizeof *s);
+    (void)seed;
+    if (s) *s = *(card *)c; /* nothing is hidden at MAX's first move */
+    return s;
+}
+static void card_free(void *c) { free(c); }
+static int64_t card_observed(void *c, int64_t mv, uint32_t player) {
+    (void)c;
+    return player == 0 && (mv == CARD_A || mv == CARD_B) ? HIDDEN : mv;
+}
+
 static int searches;
+
+static void face_down(void) {
+    card g = {{0, 0, 0}, 0};
+    mm_game game;
+    mm_game_init(&game);
+    game.context = &g;
+    game.moves = card_moves;
+    game.play = card_play;
+    game.undo = card_undo;
+    game.outcome = card_outcome;
+    game.evaluate = coin_evaluate;
+    game.max_to_move = card_max_to_move;
+    game.bounds = card_bounds;
+    game.sample = card_sample;
+    game.free_context = card_free;
+    game.observed_move = card_observed;
+    mm_ismcts_options o;
+    mm_ismcts_options_init(&o);
+    o.iterations = 20000;
+    o.seed = 3;
+    o.reward = MM_MCTS_REWARD_SCALED;
+    mm_ismcts_result r;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_OK && r.best_move == PLAY);
+    o.multi_observer = true;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_OK && r.best_move == SAFE);
+    CHECK(r.value > 0.6 - 1e-9 && r.value < 0.6 + 1e-9);
+    CHECK(g.n == 0);
+    searches += 2;
+}
 
 static void guesses(double p, int64_t best) {
     int alive = 0;
@@ -186,6 +272,7 @@ int main(void) {
     guesses(0.7, HEADS);
     guesses(0.3, TAILS);
     guesses(0.9, HEADS);
+    face_down();
     statuses();
     printf("hidden: %d searches, %d checks, failures %d\n", searches, checks, failures);
     return failures != 0;
