@@ -193,11 +193,12 @@ players-bench:
 	$(PYENV)/bin/python benches/players_bench.py --games 300
 
 # ISMCTS against OpenSpiel's ISMCTSBot (issue 52): simulations a second on Oh Hell and
-# Hearts (through the adapter, its floor, and the Rust Oh Hell), then 300-game matches at
-# equal simulations a move on each; about 15 minutes.
+# Hearts (through the adapter, its floor, and the Rust Oh Hell), 300-game matches at
+# equal simulations a move on each and at equal time on Oh Hell, then Hearts at equal
+# time: ISMCTS against random and against PIMC; about an hour.
 hidden-bench:
 	$(PYENV)/bin/pip install --quiet open_spiel
-	$(PYENV)/bin/python benches/hidden_bench.py --games 300
+	$(PYENV)/bin/python benches/hidden_bench.py --games 300 --strength 300
 
 # Round robins of max^n, paranoid and best-reply search (PLAYERS_PAIRS=mcts: MCTS
 # against each) for three players, 300 games a pairing: 15-20 minutes at 20 ms.

@@ -128,7 +128,7 @@ def speeds(name, sims, count):
         print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
 
 
-def match(name, games, sims, ms=None):
+def match(name, games, sims, ms=None, ours_c=C):
     """One seat libminimax, the others ISMCTSBot, at `sims` simulations a move (or with
     `ms` milliseconds a move each, ours on the Rust Oh Hell kept in step); our seat goes
     round. Points a game: ours against the mean of the bots' seats, game by game."""
@@ -152,7 +152,7 @@ def match(name, games, sims, ms=None):
             elif passing(state):
                 a = rng.choice(state.legal_actions())
             elif state.current_player() == seat and ms is not None:
-                r = libminimax.ismcts(mirror, time=ms / 1000, exploration=C, reward="scaled", seed=g)
+                r = libminimax.ismcts(mirror, time=ms / 1000, exploration=ours_c, reward="scaled", seed=g)
                 a = r.best_move
             elif state.current_player() == seat:
                 a = ours(state, sims, g).best_move
@@ -169,7 +169,7 @@ def match(name, games, sims, ms=None):
     mean = sum(diffs) / k
     sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
     half = 1.96 * sd / k**0.5
-    clock = f"{sims} simulations a move" if ms is None else f"{ms} ms a move (ours on the Rust game)"
+    clock = f"{sims} simulations a move" if ms is None else f"{ms} ms a move (ours on the Rust game, c {ours_c})"
     print(
         f"{name}, {clock}: libminimax {sum(mine) / k:.2f} points a game, "
         f"{mean:+.2f} ± {half:.2f} against the ISMCTSBots' mean ({k} games, "
@@ -247,6 +247,7 @@ def main():
     p.add_argument("--match", default="oh_hell,hearts")
     p.add_argument("--no-speed", action="store_true")
     p.add_argument("--ms", type=int, default=20, help="the equal-time Oh Hell match (0: none)")
+    p.add_argument("--ours-c", type=float, default=0.25, help="our exploration in the second equal-time match")
     p.add_argument("--strength", type=int, default=0, help="games of the Hearts strength matches at 50 ms (0: none)")
     a = p.parse_args()
     if not a.no_speed:
@@ -256,6 +257,7 @@ def main():
         match(name, a.games, a.sims)
     if a.ms:
         match("oh_hell", a.games, 0, a.ms)
+        match("oh_hell", a.games, 0, a.ms, a.ours_c)
     if a.strength:
         strength("hearts", a.strength, 50, "ismcts", "random")
         strength("hearts", a.strength, 50, "ismcts", "pimc")
