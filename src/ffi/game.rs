@@ -540,15 +540,27 @@ impl CGame {
     /// game has no `sample` or it gave NULL, `OutOfMemory` if the buffers could not be had.
     pub(crate) fn sampled(&self, seed: u64) -> Result<CGame, GameError> {
         let sample = self.game.sample.ok_or(GameError::NoSample)?;
-        let no_memory = |_| GameError::OutOfMemory;
-        let buffer = move_buffer(self.buffer.len()).map_err(no_memory)?;
-        let weights = move_buffer(self.weights.len()).map_err(no_memory)?;
+        let buffers = self.buffers().map_err(|_| GameError::OutOfMemory)?;
         // SAFETY: the caller's sample callback with its context, on the calling thread.
         let context = unsafe { sample(self.game.context, seed) };
         if context.is_null() {
             return Err(GameError::NoSample);
         }
-        Ok(CGame {
+        Ok(self.owning(context, buffers))
+    }
+
+    /// Fresh buffers of this adapter's sizes, for a copy of it (had fallibly).
+    fn buffers(&self) -> Result<(Vec<i64>, Vec<f64>), mm_status> {
+        Ok((
+            move_buffer(self.buffer.len())?,
+            move_buffer(self.weights.len())?,
+        ))
+    }
+
+    /// This adapter on `context` (a copy or a sample), which it owns and frees when
+    /// dropped, with `buffers` of its own.
+    fn owning(&self, context: *mut c_void, (buffer, weights): (Vec<i64>, Vec<f64>)) -> CGame {
+        CGame {
             game: mm_game {
                 context,
                 ..self.game
@@ -557,27 +569,17 @@ impl CGame {
             buffer,
             weights,
             ..*self
-        })
+        }
     }
 }
 
 impl Fork for CGame {
     fn fork(&self) -> Option<Self> {
         let (copy, _) = (self.game.copy_context?, self.game.free_context?);
-        let buffer = move_buffer(self.buffer.len()).ok()?;
-        let weights = self.weights.clone();
+        let buffers = self.buffers().ok()?;
         // SAFETY: the caller's copy callback with its context, on the calling thread.
         let context = unsafe { copy(self.game.context) };
-        (!context.is_null()).then(|| CGame {
-            game: mm_game {
-                context,
-                ..self.game
-            },
-            owned: true,
-            buffer,
-            weights,
-            ..*self
-        })
+        (!context.is_null()).then(|| self.owning(context, buffers))
     }
 }
 

@@ -8,10 +8,10 @@ use std::time::Duration;
 use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
-use super::mcts::{MM_MCTS_REWARD_SCALED, MM_MCTS_REWARD_SIGN, mm_mcts_reward};
+use super::mcts::{MM_MCTS_REWARD_SIGN, mm_mcts_reward};
+use super::players_mcts::player_reward;
 use super::status::mm_status::{self, *};
 use crate::search::ismcts::{self, IsmctsOptions};
-use crate::search::maxn_mcts::PlayerReward;
 
 /// How `mm_ismcts_search` searches. Fill it with `mm_ismcts_options_init`, then change
 /// what you need.
@@ -134,11 +134,7 @@ pub unsafe extern "C" fn mm_ismcts_search(
             // one `bool` listed.
             unsafe { read_sized(options, defaults, &[], &bools) }?
         };
-        let reward = match o.reward {
-            MM_MCTS_REWARD_SIGN => PlayerReward::Win,
-            MM_MCTS_REWARD_SCALED => PlayerReward::Scaled,
-            _ => return Err(MM_ERR_UNKNOWN_REWARD),
-        };
+        let reward = player_reward(o.reward)?;
         if !(o.exploration >= 0.0 && o.exploration.is_finite()) {
             return Err(MM_ERR_BAD_EXPLORATION);
         }

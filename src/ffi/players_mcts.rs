@@ -145,11 +145,7 @@ pub unsafe extern "C" fn mm_maxn_mcts_search(
             // `bool`s.
             unsafe { read_sized(options, defaults, &[], &[]) }?
         };
-        let reward = match o.reward {
-            MM_MCTS_REWARD_SIGN => PlayerReward::Win,
-            MM_MCTS_REWARD_SCALED => PlayerReward::Scaled,
-            _ => return Err(MM_ERR_UNKNOWN_REWARD),
-        };
+        let reward = player_reward(o.reward)?;
         if !(o.exploration >= 0.0 && o.exploration.is_finite()) {
             return Err(MM_ERR_BAD_EXPLORATION);
         }
@@ -198,4 +194,15 @@ pub unsafe extern "C" fn mm_maxn_mcts_search(
         unsafe { out.write(result) };
         Ok(())
     })
+}
+
+/// The n-player reward an `MM_MCTS_REWARD_*` value names (another is
+/// `MM_ERR_UNKNOWN_REWARD`): sign is the top scorers' shared win, scaled the scores over
+/// the game's bounds.
+pub(crate) fn player_reward(reward: mm_mcts_reward) -> Result<PlayerReward, mm_status> {
+    match reward {
+        MM_MCTS_REWARD_SIGN => Ok(PlayerReward::Win),
+        MM_MCTS_REWARD_SCALED => Ok(PlayerReward::Scaled),
+        _ => Err(MM_ERR_UNKNOWN_REWARD),
+    }
 }
