@@ -9,8 +9,8 @@
 //!
 //! For two to eight players (each node chooses for its own mover, as max^n backups do),
 //! with chance steps drawn on the way (not in the tree). Moves must be seen by every
-//! player (the tricks of a card game): where they are not, the multi-observer variant is
-//! needed.
+//! player (the tricks of a card game): where they are not,
+//! [`IsmctsOptions::multi_observer`] keeps a tree a player instead (MO-ISMCTS).
 
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -104,17 +104,14 @@ const NONE: u32 = u32::MAX;
 
 /// A search in progress: the tree and what it needs. A driver makes it from the root
 /// ([`Ismcts::new`]), then while [`Ismcts::running`], gives [`Ismcts::iterate`] a
-/// position sampled at the root with the seed [`Ismcts::sample_seed`] (a copy redealt,
-/// or the root redealt in place and taken back after by [`Ismcts::undo_last`]), and at
-/// the end reads [`Ismcts::result`]. [`search`] is the driver for a game that clones.
+/// position sampled at the root with the seed [`Ismcts::sample_seed`] (a game of its
+/// own, played on and dropped), and at the end reads [`Ismcts::result`]. [`search`] is the driver for a game that clones.
 pub struct Ismcts {
     opts: IsmctsOptions,
     convert: Convert,
     rng: Rng,
     nodes: Vec<Node>,
     path: Vec<u32>,
-    /// The moves of the last iteration, chance outcomes too.
-    line: Vec<Move>,
     moves: Vec<Move>,
     /// The legal moves a node has no child for yet.
     untried: Vec<Move>,
@@ -187,7 +184,6 @@ impl Ismcts {
             rng: Rng::new(opts.seed),
             nodes: Vec::new(),
             path: Vec::new(),
-            line: Vec::new(),
             moves: Vec::new(),
             untried: Vec::new(),
             outcomes: Vec::new(),
@@ -233,14 +229,6 @@ impl Ismcts {
         Rng::new(self.opts.seed ^ self.iterations.wrapping_mul(0x2545_F491_4F6C_DD1D)).next_u64()
     }
 
-    /// Takes back, on `g`, the moves the last iteration played (chance outcomes too),
-    /// for a driver that redeals the root in place; after an error too.
-    pub fn undo_last<G: Game>(&mut self, g: &mut G) {
-        while let Some(mv) = self.line.pop() {
-            g.undo(mv);
-        }
-    }
-
     /// What the search found; `root` is the position it was made from (the first legal
     /// move is the answer of a search that made no iteration).
     pub fn result<G: Game>(&self, root: &mut G) -> Result<IsmctsResult, GameError> {
@@ -283,11 +271,12 @@ impl Ismcts {
     }
 
     /// One iteration on `g`, a position sampled at the root, which it plays on to its
-    /// end (the caller drops it, or takes the moves back by [`Ismcts::undo_last`]).
+    /// end (the caller drops it).
     pub fn iterate<G: Game>(&mut self, g: &mut G) -> Result<(), GameError> {
         self.iterations += 1;
         self.path.clear();
-        self.line.clear();
+        // Moves played this iteration, chance outcomes too.
+        let mut steps = 0usize;
         // Each tree's node on this iteration's line, and whether the line is still in
         // that tree (a tree adds one node an iteration, then the line leaves it).
         let mut at = self.roots;
@@ -296,14 +285,13 @@ impl Ismcts {
         let mut scores = [0; MAX_PLAYERS];
         let mut reward: Rewards = [0.0; MAX_PLAYERS];
         loop {
-            if self.line.len() >= MAX_PLY as usize {
+            if steps >= MAX_PLY as usize {
                 return Err(GameError::TooDeep);
             }
             if g.is_chance() {
                 let mv = self.draw(g)?;
-                room(&mut self.line, 1)?;
                 g.play(mv);
-                self.line.push(mv);
+                steps += 1;
                 continue;
             }
             if self.convert.scoring.final_scores(g, ply, &mut scores)? {
@@ -356,9 +344,8 @@ impl Ismcts {
                     }
                 }
             }
-            room(&mut self.line, 1)?;
             g.play(mv);
-            self.line.push(mv);
+            steps += 1;
             ply += 1;
         }
         for &c in &self.path {
