@@ -6,7 +6,8 @@
   object that plays a game (``moves()``, ``play(m)``, ``undo(m)``, ``outcome()``,
   ``evaluate()``), or natively over the games of ``libminimax.games``.
 - ``ismcts``: information-set MCTS over a game with hidden information, whose
-  ``sample(rng)`` gives a position consistent with what the player to move has seen.
+  ``sample(rng)`` gives a position consistent with what the player to move has seen;
+  ``pimc``: perfect-information Monte Carlo over such a game of two players.
 - ``Mcts``: Monte Carlo tree search with a solver, keeping its tree between moves.
 - ``BatchedMcts``: AlphaZero's search over many native games at once, leaves evaluated
   in batches by a network (any callable taking and giving numpy arrays).
@@ -52,6 +53,9 @@ from ._native import (
     alphabeta,
     ismcts,
     minimax,
+    pimc,
+    PimcMove,
+    PimcResult,
     search,
 )
 from . import games
@@ -70,6 +74,8 @@ __all__ = [
     "Mcts",
     "MctsResult",
     "MoveStats",
+    "PimcMove",
+    "PimcResult",
     "NeedsBoundsError",
     "NegativeMoveCountError",
     "NoMovesNotOverError",
@@ -91,5 +97,6 @@ __all__ = [
     "games",
     "ismcts",
     "minimax",
+    "pimc",
     "search",
 ]

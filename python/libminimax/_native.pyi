@@ -60,6 +60,19 @@ def ismcts(
     multi_observer: bool = False,
 ) -> MctsResult: ...
 
+def pimc(
+    game: Any,
+    samples: int = 20,
+    depth: Optional[int] = None,
+    *,
+    method: str = "alphabeta",
+    nodes: Optional[int] = None,
+    combine: str = "mean",
+    seed: int = 0,
+    max_at_root: bool = True,
+    table_mb: float = 16.0,
+) -> PimcResult: ...
+
 class SearchResult:
     @property
     def best_move(self) -> Any: ...
@@ -91,6 +104,30 @@ class SearchResult:
     def scores(self) -> Optional[Tuple[int, ...]]: ...
     @property
     def values(self) -> Optional[Tuple[float, ...]]: ...
+
+class PimcMove:
+    @property
+    def move(self) -> Any: ...
+    @property
+    def mean(self) -> float: ...
+    @property
+    def votes(self) -> float: ...
+
+class PimcResult:
+    @property
+    def best_move(self) -> Any: ...
+    @property
+    def value(self) -> float: ...
+    @property
+    def root(self) -> Tuple[PimcMove, ...]: ...
+    @property
+    def samples(self) -> int: ...
+    @property
+    def proven(self) -> bool: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def elapsed(self) -> float: ...
 
 class MoveStats:
     @property

@@ -33,11 +33,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(textbook::alphabeta, m)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_function(wrap_pyfunction!(hidden::ismcts, m)?)?;
+    m.add_function(wrap_pyfunction!(hidden::pimc, m)?)?;
     m.add_class::<results::SearchResult>()?;
     m.add_class::<cgame::CGame>()?;
     m.add_class::<mcts::Mcts>()?;
     m.add_class::<results::MctsResult>()?;
     m.add_class::<results::MoveStats>()?;
+    m.add_class::<results::PimcResult>()?;
+    m.add_class::<results::PimcMove>()?;
     m.add_class::<batched::BatchedMcts>()?;
     m.add_class::<batched::BatchedResult>()?;
     m.add_class::<batched::BatchedMove>()?;

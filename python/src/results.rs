@@ -4,6 +4,7 @@ use minimax::search::ismcts::IsmctsResult;
 use minimax::search::maxn::MaxnResult;
 use minimax::search::maxn_mcts::MaxnMctsResult as PlayersMcts;
 use minimax::search::mcts::MctsResult as RustMcts;
+use minimax::search::pimc::PimcResult as RustPimc;
 use minimax::search::{ANY_OUTCOME, FewerThreads, Move, SearchResult as RustResult};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -341,6 +342,94 @@ impl MctsResult {
             tree_full: r.tree_full,
             values: Some(PyTuple::new(py, &r.values)?.unbind()),
             proven_rewards,
+        })
+    }
+}
+
+/// A root move's figures over PIMC's samples.
+#[pyclass(frozen, module = "libminimax", get_all)]
+pub struct PimcMove {
+    /// The move.
+    #[pyo3(name = "move")]
+    pub mv: Py<PyAny>,
+    /// Its mean value over the samples, in MAX's view.
+    pub mean: f64,
+    /// The samples in which it was best (a tie's vote split).
+    pub votes: f64,
+}
+
+#[pymethods]
+impl PimcMove {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "PimcMove(move={}, mean={:.4}, votes={})",
+            self.mv.bind(py).repr()?,
+            self.mean,
+            self.votes
+        ))
+    }
+}
+
+/// What PIMC found: values in MAX's view, as the search of each sample gave them.
+#[pyclass(frozen, module = "libminimax", get_all)]
+pub struct PimcResult {
+    /// The move to play; `None` if the game is over.
+    pub best_move: Py<PyAny>,
+    /// `best_move`'s mean value over the samples.
+    pub value: f64,
+    /// Every root move, in the game's order.
+    pub root: Py<PyTuple>,
+    /// Samples searched.
+    pub samples: usize,
+    /// Whether every search was exact (each child's value proven).
+    pub proven: bool,
+    /// Positions visited, over every search.
+    pub nodes: u64,
+    /// Wall time of the call, in seconds.
+    pub elapsed: f64,
+}
+
+#[pymethods]
+impl PimcResult {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "PimcResult(best_move={}, value={:.4}, samples={}, proven={})",
+            self.best_move.bind(py).repr()?,
+            self.value,
+            self.samples,
+            if self.proven { "True" } else { "False" },
+        ))
+    }
+}
+
+impl PimcResult {
+    pub fn new(py: Python<'_>, map: &MoveMap, r: RustPimc) -> PyResult<Self> {
+        let mut value = 0.0;
+        let root = r
+            .moves
+            .iter()
+            .map(|m| {
+                if Some(m.mv) == r.best_move {
+                    value = m.mean;
+                }
+                Py::new(
+                    py,
+                    PimcMove {
+                        mv: object(py, map, Some(m.mv))?,
+                        mean: m.mean,
+                        votes: m.votes,
+                    },
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PimcResult {
+            best_move: object(py, map, r.best_move)?,
+            value,
+            root: PyTuple::new(py, root)?.unbind(),
+            samples: r.samples,
+            proven: r.proven,
+            nodes: r.nodes,
+            elapsed: r.elapsed.as_secs_f64(),
         })
     }
 }

@@ -96,6 +96,102 @@ def test_an_exception_in_sample_comes_back_as_itself():
         libminimax.ismcts(Broken(), iterations=10)
 
 
+class HiddenPile:
+    """Take 1 to 3 sticks, who takes the last wins (MAX, who moves first, scores 1 for
+    it, else -1); MAX does not know the pile, 3 to 8 sticks. Each sample is kept."""
+
+    def __init__(self, pile=None, drawn=None):
+        self.pile, self.turn, self.plays = pile, 0, 0
+        self.drawn = [] if drawn is None else drawn
+
+    def moves(self):
+        return [t for t in (1, 2, 3) if t <= self.pile]
+
+    def play(self, t):
+        self.plays += 1
+        self.pile -= t
+        self.turn ^= 1
+
+    def undo(self, t):
+        self.pile += t
+        self.turn ^= 1
+
+    def outcome(self):
+        if self.pile > 0:
+            return None
+        return 1 if self.turn == 1 else -1  # the side that just moved took the last
+
+    def evaluate(self):
+        return 0
+
+    def max_to_move(self):
+        return self.turn == 0
+
+    def sample(self, rng):
+        pile = rng.randint(3, 8)
+        self.drawn.append(pile)
+        return HiddenPile(pile, self.drawn)
+
+
+def pile_value(pile, max_moves):
+    """The textbook minimax value of an open pile for MAX, written apart from the game."""
+    if pile == 0:
+        return -1 if max_moves else 1
+    values = [pile_value(pile - t, not max_moves) for t in (1, 2, 3) if t <= pile]
+    return max(values) if max_moves else min(values)
+
+
+@pytest.mark.parametrize("combine", ["mean", "votes"])
+def test_pimc_combines_each_samples_open_values(combine):
+    # The reference: each sample the game handed out, valued apart by textbook minimax.
+    for seed in range(5):
+        g = HiddenPile(pile=5)
+        r = libminimax.pimc(g, samples=40, combine=combine, seed=seed)
+        assert len(g.drawn) == 40 and g.plays == 0 and r.samples == 40 and r.proven
+        rows = [[pile_value(n - t, False) for t in (1, 2, 3)] for n in g.drawn]
+        means = [sum(row[i] for row in rows) / len(rows) for i in range(3)]
+        votes = [0.0, 0.0, 0.0]
+        for row in rows:
+            best = [i for i in range(3) if row[i] == max(row)]
+            for i in best:
+                votes[i] += 1 / len(best)
+        assert [m.move for m in r.root] == [1, 2, 3]
+        assert [m.mean for m in r.root] == pytest.approx(means)
+        assert [m.votes for m in r.root] == pytest.approx(votes)
+        # The best by the mean, or by votes and then the mean (ties to within rounding).
+        best = r.best_move - 1
+        tied = range(3)
+        if combine == "votes":
+            assert votes[best] == pytest.approx(max(votes))
+            tied = [i for i in range(3) if votes[i] == pytest.approx(max(votes))]
+        assert means[best] == pytest.approx(max(means[i] for i in tied))
+        assert r.value == pytest.approx(means[r.best_move - 1])
+    # The same seed, the same samples.
+    a, b = HiddenPile(5), HiddenPile(5)
+    libminimax.pimc(a, samples=10, seed=3)
+    libminimax.pimc(b, samples=10, seed=3)
+    assert a.drawn == b.drawn and len(set(a.drawn)) > 1
+
+
+def test_pimc_errors_name_what_the_caller_did():
+    with pytest.raises(ValueError, match="samples=0"):
+        libminimax.pimc(HiddenPile(5), samples=0)
+    with pytest.raises(ValueError, match="combine='best'"):
+        libminimax.pimc(HiddenPile(5), combine="best")
+    class Open(HiddenPile):
+        sample = None
+
+    with pytest.raises(TypeError, match=r"pimc\(\) needs a game with sample"):
+        libminimax.pimc(Open(5))
+
+    class Same(HiddenPile):
+        def sample(self, rng):
+            return self
+
+    with pytest.raises(ValueError, match="new game"):
+        libminimax.pimc(Same(5))
+
+
 def oh_hell_line(state, game, rng):
     """Plays a random game of pyspiel's oh_hell and the native OhHell side by side,
     checking at every step that both agree on chance, the legal moves and the end."""

@@ -139,13 +139,19 @@ pub fn search_sampled_parallel<G: Game + Clone + Send>(
     search_samples_parallel(&mut samples, pimc.combine, true, threads, value)
 }
 
+/// The seed sample `i` is drawn with under the options' `seed` (the same seed, the
+/// same samples).
+pub fn sample_seed(seed: u64, i: usize) -> u64 {
+    Rng::new(seed.wrapping_add(i as u64)).next_u64()
+}
+
 /// `pimc.samples` copies of `game`, each redealt by [`Game::sample`], weighted alike.
 fn draw<G: Game + Clone>(game: &G, pimc: &PimcOptions) -> Result<Vec<(G, f64)>, GameError> {
     let mut samples = Vec::new();
     room(&mut samples, pimc.samples.max(1))?;
     for i in 0..pimc.samples.max(1) {
         let mut g = game.clone();
-        if !g.sample(Rng::new(pimc.seed.wrapping_add(i as u64)).next_u64()) {
+        if !g.sample(sample_seed(pimc.seed, i)) {
             return Err(GameError::NoSample);
         }
         samples.push((g, 1.0));
@@ -165,15 +171,69 @@ pub fn search_samples<G: Game>(
     mut value: impl FnMut(&mut G, bool) -> Result<Valued, GameError>,
 ) -> Result<PimcResult, GameError> {
     let start = Instant::now();
-    let Some((moves, max)) = root_moves(samples, max_at_root)? else {
-        return Ok(empty(samples.len(), start));
+    let Some((first, _)) = samples.first_mut() else {
+        return Ok(empty(0, start));
     };
-    let mut rows = Vec::new();
-    room(&mut rows, samples.len())?;
-    for (g, _) in samples.iter_mut() {
-        rows.push(row(g, &moves, max, &mut value)?);
+    let mut run = Pimc::new(first, max_at_root)?;
+    run.start = start;
+    for (g, weight) in samples.iter_mut() {
+        run.add(g, *weight, &mut value)?;
     }
-    combined(samples, &moves, max, &rows, combine, start)
+    run.result(combine)
+}
+
+/// PIMC driven one sample at a time, for a driver whose samples cannot all be had at
+/// once (a Python game's): [`Pimc::new`] at the root, [`Pimc::add`] for each sample
+/// (a position of the root's information state, which it leaves as it was), then
+/// [`Pimc::result`]. [`search_samples`] is such a driver.
+pub struct Pimc {
+    /// The root's moves and whether MAX moves there; `None` if the game is over.
+    root: Option<(Vec<Move>, bool)>,
+    rows: Vec<Row>,
+    weights: Vec<f64>,
+    start: Instant,
+}
+
+impl Pimc {
+    /// A search from `root` (its moves are every sample's); `max_at_root`: whether MAX
+    /// moves there, for games that do not say.
+    pub fn new<G: Game>(root: &mut G, max_at_root: bool) -> Result<Pimc, GameError> {
+        let start = Instant::now();
+        Ok(Pimc {
+            root: root_moves(root, max_at_root)?,
+            rows: Vec::new(),
+            weights: Vec::new(),
+            start,
+        })
+    }
+
+    /// Each root move of `sample` valued by `value`, counted with `weight`.
+    pub fn add<G: Game>(
+        &mut self,
+        sample: &mut G,
+        weight: f64,
+        value: &mut impl FnMut(&mut G, bool) -> Result<Valued, GameError>,
+    ) -> Result<(), GameError> {
+        room(&mut self.rows, 1)?;
+        room(&mut self.weights, 1)?;
+        let row = match &self.root {
+            Some((moves, max)) => row(sample, moves, *max, value)?,
+            None => (Vec::new(), 0, true),
+        };
+        self.rows.push(row);
+        self.weights.push(weight);
+        Ok(())
+    }
+
+    /// The move the samples added so far choose by `combine`.
+    pub fn result(&self, combine: Combine) -> Result<PimcResult, GameError> {
+        match &self.root {
+            Some((moves, max)) => {
+                combined(&self.weights, moves, *max, &self.rows, combine, self.start)
+            }
+            None => Ok(empty(self.rows.len(), self.start)),
+        }
+    }
 }
 
 /// As [`search_samples`], on `threads` threads (this one and pool helpers; fewer where
@@ -187,7 +247,11 @@ pub fn search_samples_parallel<G: Game + Send>(
     value: impl Fn(&mut G, bool) -> Result<Valued, GameError> + Sync,
 ) -> Result<PimcResult, GameError> {
     let start = Instant::now();
-    let Some((moves, max)) = root_moves(samples, max_at_root)? else {
+    let root = match samples.first_mut() {
+        Some((first, _)) => root_moves(first, max_at_root)?,
+        None => None,
+    };
+    let Some((moves, max)) = root else {
         return Ok(empty(samples.len(), start));
     };
     let n = samples.len();
@@ -213,7 +277,10 @@ pub fn search_samples_parallel<G: Game + Send>(
         // (A sample left without a row: its search panicked on a helper.)
         rows.push(out.expect("a PIMC sample's search panicked")?);
     }
-    combined(samples, &moves, max, &rows, combine, start)
+    let mut weights = Vec::new();
+    room(&mut weights, n)?;
+    weights.extend(samples.iter().map(|s| s.1));
+    combined(&weights, &moves, max, &rows, combine, start)
 }
 
 /// A sample's children's values, the positions searched, and whether all are proven.
@@ -231,15 +298,11 @@ fn empty(samples: usize, start: Instant) -> PimcResult {
     }
 }
 
-/// The first sample's moves and whether MAX moves there; `None` when there is no
-/// sample or the game is over.
+/// `first`'s moves and whether MAX moves there; `None` when the game is over.
 fn root_moves<G: Game>(
-    samples: &mut [(G, f64)],
+    first: &mut G,
     max_at_root: bool,
 ) -> Result<Option<(Vec<Move>, bool)>, GameError> {
-    let Some((first, _)) = samples.first_mut() else {
-        return Ok(None);
-    };
     if first.outcome().is_some() {
         return Ok(None);
     }
@@ -278,23 +341,23 @@ fn row<G: Game>(
 
 /// The samples' rows combined, in the samples' order: each move's weighted mean and
 /// votes, and the move chosen by `combine`.
-fn combined<G>(
-    samples: &[(G, f64)],
+fn combined(
+    weights: &[f64],
     moves: &[Move],
     max: bool,
     rows: &[Row],
     combine: Combine,
     start: Instant,
 ) -> Result<PimcResult, GameError> {
-    let mut result = empty(samples.len(), start);
+    let mut result = empty(weights.len(), start);
     room(&mut result.moves, moves.len())?;
     result.moves.extend(moves.iter().map(|&mv| PimcMove {
         mv,
         mean: 0.0,
         votes: 0.0,
     }));
-    let total: f64 = samples.iter().map(|s| s.1).sum();
-    for ((values, nodes, proven), (_, weight)) in rows.iter().zip(samples) {
+    let total: f64 = weights.iter().sum();
+    for ((values, nodes, proven), weight) in rows.iter().zip(weights) {
         result.nodes += nodes;
         result.proven &= proven;
         let best = values.iter().copied().fold(
