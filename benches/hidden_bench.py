@@ -4,8 +4,10 @@ in one run (issue 52): simulations a second on oh_hell and hearts, through the a
 where there is one (libminimax.games.OhHell, OpenSpiel's rules); then matches at equal
 simulations a move, one libminimax seat against ISMCTSBots in the others, seats
 rotated, each side's points a game (OpenSpiel's returns; hearts' passing played at
-random by every seat, see `passing`); and Oh Hell at equal time
-(ours on the Rust game).
+random by every seat, see `passing`); and Oh Hell at equal time (ours on the Rust
+game), twice: sampling as OpenSpiel's oh_hell resamples (its samples deal the others
+only the cards they hold: it knows which cards were dealt; ISMCTSBot and the adapter
+search with those), and sampling every card the mover has not seen.
 
 Both sides: one random playout a leaf, the most visited move played (ISMCTSBot's
 MAX_VISIT_COUNT), the same exploration relative to the rewards: ours are the returns
@@ -128,9 +130,11 @@ def speeds(name, sims, count):
         print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
 
 
-def match(name, games, sims, ms=None, ours_c=C):
+def match(name, games, sims, ms=None, sampling="dealt"):
     """One seat libminimax, the others ISMCTSBot, at `sims` simulations a move (or with
-    `ms` milliseconds a move each, ours on the Rust Oh Hell kept in step); our seat goes
+    `ms` milliseconds a move each, ours on the Rust Oh Hell kept in step, sampling as
+    `sampling` says: "dealt", as OpenSpiel's oh_hell resamples, knowing which cards the
+    others hold, or "unseen", from every card the mover has not seen); our seat goes
     round. Points a game: ours against the mean of the bots' seats, game by game."""
     game = pyspiel.load_game(name)
     n = game.num_players()
@@ -144,7 +148,7 @@ def match(name, games, sims, ms=None, ours_c=C):
         else:
             bots = {p: spiel_bot(game, 10**9, 100 * g + p, ms / 1000) for p in range(n) if p != seat}
         state = game.new_initial_state()
-        mirror = libminimax.games.OhHell(n) if ms is not None else None
+        mirror = libminimax.games.OhHell(n, sampling) if ms is not None else None
         while not state.is_terminal():
             if state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes())
@@ -152,7 +156,7 @@ def match(name, games, sims, ms=None, ours_c=C):
             elif passing(state):
                 a = rng.choice(state.legal_actions())
             elif state.current_player() == seat and ms is not None:
-                r = libminimax.ismcts(mirror, time=ms / 1000, exploration=ours_c, reward="scaled", seed=g)
+                r = libminimax.ismcts(mirror, time=ms / 1000, exploration=C, reward="scaled", seed=g)
                 a = r.best_move
             elif state.current_player() == seat:
                 a = ours(state, sims, g).best_move
@@ -169,7 +173,7 @@ def match(name, games, sims, ms=None, ours_c=C):
     mean = sum(diffs) / k
     sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
     half = 1.96 * sd / k**0.5
-    clock = f"{sims} simulations a move" if ms is None else f"{ms} ms a move (ours on the Rust game, c {ours_c})"
+    clock = f"{sims} simulations a move" if ms is None else f"{ms} ms a move (ours on the Rust game, sampling {sampling!r})"
     print(
         f"{name}, {clock}: libminimax {sum(mine) / k:.2f} points a game, "
         f"{mean:+.2f} ± {half:.2f} against the ISMCTSBots' mean ({k} games, "
@@ -247,7 +251,6 @@ def main():
     p.add_argument("--match", default="oh_hell,hearts")
     p.add_argument("--no-speed", action="store_true")
     p.add_argument("--ms", type=int, default=20, help="the equal-time Oh Hell match (0: none)")
-    p.add_argument("--ours-c", type=float, default=0.25, help="our exploration in the second equal-time match")
     p.add_argument("--strength", type=int, default=0, help="games of the Hearts strength matches at 50 ms (0: none)")
     a = p.parse_args()
     if not a.no_speed:
@@ -256,8 +259,8 @@ def main():
     for name in filter(None, a.match.split(",")):
         match(name, a.games, a.sims)
     if a.ms:
-        match("oh_hell", a.games, 0, a.ms)
-        match("oh_hell", a.games, 0, a.ms, a.ours_c)
+        match("oh_hell", a.games, 0, a.ms, "dealt")
+        match("oh_hell", a.games, 0, a.ms, "unseen")
     if a.strength:
         strength("hearts", a.strength, 50, "ismcts", "random")
         strength("hearts", a.strength, 50, "ismcts", "pimc")

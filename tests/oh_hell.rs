@@ -193,6 +193,72 @@ fn with_no_suit_lacking_each_card_goes_by_room() {
 }
 
 #[test]
+fn dealt_card_samples_share_out_the_cards_the_others_hold() {
+    // OpenSpiel's way (sampling_dealt_cards): the others' hands, read off the line, are
+    // shared out among them again, each keeping its count and its voids; with no void,
+    // each of those cards lies with each other player by that player's share.
+    let mut checked = 0;
+    for seed in 0..300u64 {
+        let players = 3 + (seed % 5) as usize;
+        let (g, seen) = random_position(players, None, (mix(seed) % 40) as usize, seed);
+        let mut g = g.sampling_dealt_cards();
+        if g.is_chance() || g.over() {
+            continue;
+        }
+        let me = g.player_to_move();
+        let truth = read(&seen);
+        let held = (0..players)
+            .filter(|&p| p != me)
+            .fold(0, |h, p| h | truth.hands[p]);
+        for s in 0..20 {
+            let mut d = g;
+            assert!(d.sample(mix(seed ^ s << 32)), "seed {seed}: no sample");
+            let mut dealt = 0;
+            for p in 0..players {
+                let hand = d.hand(p);
+                assert_eq!(hand.count_ones(), truth.hands[p].count_ones());
+                if p == me {
+                    assert_eq!(hand, truth.hands[me]);
+                    continue;
+                }
+                assert_eq!(dealt & hand, 0);
+                dealt |= hand;
+                for suit in 0..4 {
+                    if truth.voids[p] >> suit & 1 == 1 {
+                        assert_eq!(hand & 0x0001_1111_1111_1111 << suit, 0);
+                    }
+                }
+            }
+            assert_eq!(dealt, held, "seed {seed}: the others' cards, shared out");
+        }
+        checked += 1;
+    }
+    assert!(checked > 180, "{checked} positions");
+    let (g, seen) = random_position(3, Some(5), 0, 11);
+    let mut g = g.sampling_dealt_cards();
+    let me = g.player_to_move();
+    let truth = read(&seen);
+    let samples = 20_000u64;
+    for p in (0..3).filter(|&p| p != me) {
+        let mut held = truth.hands[3 - me - p] | truth.hands[p];
+        while held != 0 {
+            let c = held.trailing_zeros();
+            held &= held - 1;
+            let with_p = (0..samples)
+                .filter(|&s| {
+                    let mut d = g;
+                    assert!(d.sample(mix(s)));
+                    d.hand(p) >> c & 1 == 1
+                })
+                .count();
+            // Each other player holds 5 of the 10: a half, within about 4.5 deviations.
+            let share = with_p as f64 / samples as f64;
+            assert!((share - 0.5).abs() < 0.016, "player {p} card {c}: {share}");
+        }
+    }
+}
+
+#[test]
 fn undo_takes_back_every_move() {
     for seed in 0..100u64 {
         let (mut g, seen) = random_position(3 + (seed % 5) as usize, None, 200, seed);

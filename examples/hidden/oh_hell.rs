@@ -42,6 +42,8 @@ pub struct OhHell {
     /// The leader of each trick (the first the dealer's left).
     leaders: [u8; 18],
     won: [u8; 7],
+    /// Samples know which cards were dealt (see [`OhHell::sampling_dealt_cards`]).
+    dealt_known: bool,
 }
 
 /// SplitMix64, for samples.
@@ -79,7 +81,19 @@ impl OhHell {
             played_set: 0,
             leaders: [NONE; 18],
             won: [0; 7],
+            dealt_known: false,
         }
+    }
+
+    /// The same game, whose samples deal the other players the cards they hold between
+    /// them (each as many as it holds, none of a suit it has shown it lacks), not every
+    /// card the mover has not seen: what it is told is which cards were dealt. OpenSpiel's
+    /// `oh_hell` resamples so (measured here: its samples put in those hands only the
+    /// cards they hold), and a search beside its ISMCTSBot is compared on equal terms
+    /// with it.
+    pub fn sampling_dealt_cards(mut self) -> OhHell {
+        self.dealt_known = true;
+        self
     }
 
     /// The most tricks a deal may have: the deck less the trump card, shared out.
@@ -374,8 +388,9 @@ impl Game for OhHell {
         Some(h)
     }
 
-    /// Deals the cards the mover has not seen again: each other player as many as it
-    /// holds, none of a suit it has shown it lacks, the rest undealt. Cards go in a
+    /// Deals the cards the mover has not seen again (those the others hold, if
+    /// [`OhHell::sampling_dealt_cards`]): each other player as many as it holds, none of
+    /// a suit it has shown it lacks, the rest undealt. Cards go in a
     /// random order, each to a place left for it at random (by the room each has);
     /// a draw that leaves a card nowhere to go is drawn again.
     fn sample(&mut self, seed: u64) -> bool {
@@ -388,6 +403,11 @@ impl Game for OhHell {
         let mut unseen = [0u8; 52];
         let mut k = 0;
         let mut c = ALL & !self.hands[me] & !self.played_set & !(1 << self.trump);
+        if self.dealt_known {
+            c = (0..n)
+                .filter(|&p| p != me)
+                .fold(0, |held, p| held | self.hands[p]);
+        }
         while c != 0 {
             unseen[k] = c.trailing_zeros() as u8;
             k += 1;

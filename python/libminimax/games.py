@@ -112,7 +112,9 @@ class OhHell(NativeGame):
     turns up the trump card (outcomes are the numbers and cards); a bid of ``b`` is
     ``52 + b``, a card ``4 * rank + suit``. A point a trick, 10 more for making the bid.
     Searched by ``libminimax.ismcts``, each iteration on a copy redealt from what the
-    player to move has seen."""
+    player to move has seen: every card it has not seen (``sampling="unseen"``), or
+    only the cards the others hold (``"dealt"``), which is how OpenSpiel's ``oh_hell``
+    resamples, for comparisons with its bots on equal terms."""
 
-    def __new__(cls, players: int = 3) -> "OhHell":
-        return super().__new__(cls, "oh_hell", players)
+    def __new__(cls, players: int = 3, sampling: str = "unseen") -> "OhHell":
+        return super().__new__(cls, "oh_hell", (players, sampling))

@@ -239,6 +239,19 @@ def test_ismcts_searches_the_native_oh_hell():
     assert [s.visits for s in again.root] == [s.visits for s in r.root]
 
 
+def test_oh_hell_sampling_as_openspiels_plays_the_same_game():
+    # Its samples are checked in tests/oh_hell.rs; here, the option and its rules.
+    pyspiel = pytest.importorskip("pyspiel")
+    spiel = pyspiel.load_game("oh_hell")
+    oh_hell_line(spiel.new_initial_state(), OhHell(3, sampling="dealt"), random.Random(8))
+    g = OhHell(3, "dealt")
+    while g.is_chance():
+        g.play(g.outcomes()[0][0])
+    assert libminimax.ismcts(g, iterations=200, seed=1).best_move in g.moves()
+    with pytest.raises(ValueError, match="'unseen'.*'dealt'"):
+        OhHell(3, sampling="known")
+
+
 def test_openspiel_games_with_hidden_information():
     pyspiel = pytest.importorskip("pyspiel")
     from libminimax import openspiel

@@ -125,7 +125,8 @@ impl Native {
     /// or 4 players; default (8, 3)), "chinese_checkers" (three players, the 73-cell
     /// star), "take" (`setup`: (piles, players), default ([3, 4, 5], 3)) and "pig"
     /// (`setup`: players, 3 to 8, default 3; OpenSpiel's rules and defaults); with hidden
-    /// information, "oh_hell" (`setup`: players, 3 to 7, default 3; OpenSpiel's).
+    /// information, "oh_hell" (`setup`: players, 3 to 7, default 3, or (players,
+    /// sampling), sampling "unseen" or "dealt"; OpenSpiel's rules).
     #[new]
     #[pyo3(signature = (name, setup = None))]
     fn new(name: &str, setup: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
@@ -194,11 +195,29 @@ impl Native {
                 ("pig", Kind::Pig(pig::Pig::new(players)))
             }
             "oh_hell" => {
-                let players: usize = setup.map(|s| s.extract()).transpose()?.unwrap_or(3);
+                let (players, sampling): (usize, String) = match setup {
+                    None => (3, "unseen".into()),
+                    Some(s) => match s.extract::<usize>() {
+                        Ok(players) => (players, "unseen".into()),
+                        Err(_) => s.extract()?,
+                    },
+                };
                 if !(3..=7).contains(&players) {
                     return Err(bad(format!("Oh Hell for {players} players: 3 to 7")));
                 }
-                ("oh_hell", Kind::OhHell(oh_hell::OhHell::new(players)))
+                let g = oh_hell::OhHell::new(players);
+                let g = match sampling.as_str() {
+                    "unseen" => g,
+                    "dealt" => g.sampling_dealt_cards(),
+                    _ => {
+                        return Err(bad(format!(
+                            "sampling={sampling:?}: 'unseen' (every card the mover has not \
+                             seen) or 'dealt' (the cards the others hold, as OpenSpiel's \
+                             oh_hell samples)"
+                        )));
+                    }
+                };
+                ("oh_hell", Kind::OhHell(g))
             }
             _ => {
                 return Err(bad(format!(
