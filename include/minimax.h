@@ -1341,6 +1341,95 @@ typedef struct mm_search_options {
 } mm_search_options;
 
 /**
+ * How PIMC combines the samples' values (`combine` in `mm_pimc_options`).
+ */
+typedef uint32_t mm_pimc_combine;
+
+/**
+ * How `mm_pimc_search` searches. Fill it with `mm_pimc_options_init`, then change what
+ * you need.
+ */
+typedef struct mm_pimc_options {
+  /**
+   * `sizeof(mm_pimc_options)`, set by `mm_pimc_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * Samples drawn (default 20; at least 1).
+   */
+  uint32_t samples;
+  /**
+   * Threads the samples are spread over (default 1): the answer is one thread's.
+   */
+  uint32_t threads;
+  /**
+   * Sample `i` is drawn with a seed made from this and `i` (default 0): the same
+   * seed, the same samples.
+   */
+  uint64_t seed;
+  /**
+   * `MM_PIMC_MEAN` (the default) or `MM_PIMC_VOTES`.
+   */
+  mm_pimc_combine combine;
+  /**
+   * Each root move's search in each sample (NULL: `mm_search_options_init`'s
+   * defaults): its method, depth, limits (a search's own), table size and
+   * enhancements; `max_at_root` says whether MAX moves at the root for a game without
+   * `max_to_move`. Its `threads` must be 1 and its `table` NULL (each search has a
+   * table of its own), else `MM_ERR_BAD_OPTIONS`; its `progress` is not called.
+   */
+  const struct mm_search_options *search;
+} mm_pimc_options;
+
+/**
+ * What `mm_pimc_search` found. Values are in MAX's view.
+ */
+typedef struct mm_pimc_result {
+  /**
+   * False when the game is over.
+   */
+  bool has_move;
+  /**
+   * The move chosen.
+   */
+  int64_t best_move;
+  /**
+   * Its mean value over the samples.
+   */
+  double value;
+  /**
+   * Whether every search was exact (each child's value proven).
+   */
+  bool proven;
+  /**
+   * Positions visited, over every search.
+   */
+  uint64_t nodes;
+  /**
+   * The root's moves (as many as `moves_cap` are written to `moves`).
+   */
+  uint64_t move_count;
+} mm_pimc_result;
+
+/**
+ * A root move's figures over the samples.
+ */
+typedef struct mm_pimc_move {
+  /**
+   * The move.
+   */
+  int64_t mv;
+  /**
+   * Its mean value over the samples, in MAX's view.
+   */
+  double mean;
+  /**
+   * The samples in which it was best (a tie's vote split).
+   */
+  double votes;
+} mm_pimc_move;
+
+/**
  * How `mm_maxn_search` searches. Fill it with `mm_maxn_options_init`, then change what
  * you need.
  */
@@ -1831,6 +1920,16 @@ typedef struct mm_tree_solution {
 #define MM_SEARCH_STAR2 6
 
 /**
+ * The move with the best mean value over the samples.
+ */
+#define MM_PIMC_MEAN 0
+
+/**
+ * The move the most samples rank first (a tie's vote split), then the best mean.
+ */
+#define MM_PIMC_VOTES 1
+
+/**
  * As many threads searched as were asked for (or one was asked for).
  */
 #define MM_FEWER_THREADS_NONE 0
@@ -2158,6 +2257,43 @@ void mm_mcts_free(struct mm_mcts *mcts);
  * `options` must point to `size` writable bytes, aligned for `mm_search_options`.
  */
 enum mm_status mm_search_options_init_sized(struct mm_search_options *options, size_t size);
+
+/**
+ * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
+ * header's `mm_pimc_options_init(options)` passes `sizeof`). A smaller size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_pimc_options`.
+ */
+enum mm_status mm_pimc_options_init_sized(struct mm_pimc_options *options, size_t size);
+
+/**
+ * Perfect-information Monte Carlo (Levy; Ginsberg's GIB) for a two-player game with
+ * hidden information: `samples` positions from the game's `sample` callback (each freed
+ * by `free_context` after), every root move of each searched as if nothing were hidden
+ * with `options->search`, the move chosen by `combine`. `options` may be NULL for the
+ * defaults. On `MM_OK` fills `*out` and the first `moves_cap` root moves into `moves`
+ * (NULL when `moves_cap` is 0), in the game's order. A game without `sample`, or whose
+ * `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; `sample` without `free_context`
+ * `MM_ERR_SAMPLE_WITHOUT_FREE`; more than two players `MM_ERR_NOT_TWO_PLAYERS`; bad
+ * options `MM_ERR_BAD_OPTIONS` (0 samples, an unknown `combine`, a search's threads or
+ * table) or `MM_ERR_TOO_MANY_THREADS`; other broken contracts `MM_ERR_GAME_*`, and
+ * nothing is written. The game's own context is never played on.
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context
+ * and with the samples' contexts (from more than one thread when `threads` is more than
+ * 1, one context a thread at a time); `options` (if not NULL) to options from
+ * `mm_pimc_options_init`, whose `search` (if not NULL) points to options from
+ * `mm_search_options_init` whose `stop` (if not NULL) stays valid and is only written
+ * atomically; `out` must be writable, and `moves` hold `moves_cap` entries.
+ */
+enum mm_status mm_pimc_search(const struct mm_game *game,
+                              const struct mm_pimc_options *options,
+                              struct mm_pimc_result *out,
+                              struct mm_pimc_move *moves,
+                              size_t moves_cap);
 
 /**
  * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
@@ -2585,6 +2721,9 @@ const char *mm_version(void);
 /** Fills ISMCTS options with the defaults: `mm_ismcts_options_init_sized` with this header's size. */
 #define mm_ismcts_options_init(options) \
     mm_ismcts_options_init_sized((options), sizeof(mm_ismcts_options))
+/** Fills PIMC options with the defaults: `mm_pimc_options_init_sized` with this header's size. */
+#define mm_pimc_options_init(options) \
+    mm_pimc_options_init_sized((options), sizeof(mm_pimc_options))
 /** Fills an encoding with its size, zero sizes and NULL callbacks. */
 #define mm_encoding_init(encoding) mm_encoding_init_sized((encoding), sizeof(mm_encoding))
 /** Fills an evaluator with its size and NULLs. */

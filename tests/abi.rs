@@ -18,6 +18,7 @@ use minimax::ffi::mcts::{
     mm_mcts_move, mm_mcts_options, mm_mcts_progress, mm_mcts_result, mm_mcts_reward,
 };
 use minimax::ffi::options::{mm_progress, mm_search_method, mm_search_options};
+use minimax::ffi::pimc::{mm_pimc_move, mm_pimc_options, mm_pimc_result};
 use minimax::ffi::players::{mm_maxn_options, mm_maxn_result};
 use minimax::ffi::players_mcts::{mm_maxn_mcts_options, mm_maxn_mcts_result};
 use minimax::ffi::result::{mm_search_result, mm_search_stats};
@@ -301,6 +302,23 @@ fn rust_layouts() -> Vec<Layout> {
             iterations,
             nodes
         }),
+        layout!(mm_pimc_options {
+            struct_size,
+            samples,
+            threads,
+            seed,
+            combine,
+            search
+        }),
+        layout!(mm_pimc_result {
+            has_move,
+            best_move,
+            value,
+            proven,
+            nodes,
+            move_count
+        }),
+        layout!(mm_pimc_move { mv, mean, votes }),
         layout!(mm_encoding {
             struct_size,
             observation_size,

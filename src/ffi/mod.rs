@@ -14,6 +14,7 @@ mod lease;
 pub mod leaves;
 pub mod mcts;
 pub mod options;
+pub mod pimc;
 pub mod players;
 pub mod players_mcts;
 pub mod result;

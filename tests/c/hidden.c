@@ -11,7 +11,8 @@
  * hand, playing on is worth 0 to MAX, so safe is best, which multi-observer ISMCTS (a
  * tree a player, the card one node in MAX's) finds and the single tree (which branches
  * on the card) does not. Then the statuses of games that break the hidden-information
- * contract.
+ * contract. Then PIMC (mm_pimc_search) on the coin, against the samples the game
+ * handed out, valued apart, and its statuses.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -72,12 +73,17 @@ static bool coin_bounds(void *c, int32_t *lo, int32_t *hi) {
     *hi = 1;
     return true;
 }
+/* Each sample's coin, in the order drawn (for PIMC's reference). */
+static int drawn[256];
+static int drawn_count;
+
 static void *coin_sample(void *c, uint64_t seed) {
     coin *g = c, *s = malloc(sizeof *s);
     if (!s) return NULL;
     *s = *g;
     s->plays = 0;
     s->heads = (double)(mix(seed) >> 11) / 9007199254740992.0 < g->p;
+    if (drawn_count < 256) drawn[drawn_count++] = s->heads;
     ++*g->alive;
     return s;
 }
@@ -221,6 +227,80 @@ static void guesses(double p, int64_t best) {
     CHECK(g.plays == 0 && alive == 0);
 }
 
+/* PIMC on the coin, against the samples the game handed out: in a sample naming the side
+ * up is worth 1 and the other -1, so heads' mean is (heads up - tails up) / samples,
+ * tails' its negation, and each sample votes for the side up. */
+static void pimc_coin(double p, int64_t best) {
+    int alive = 0;
+    coin g = {p, 0, 0, 0, &alive};
+    mm_game game = coin_game(&g);
+    mm_search_options s;
+    CHECK(mm_search_options_init(&s) == MM_OK);
+    s.method = MM_SEARCH_EXACT;
+    mm_pimc_options o;
+    CHECK(mm_pimc_options_init(&o) == MM_OK);
+    CHECK(o.samples == 20 && o.threads == 1 && o.combine == MM_PIMC_MEAN);
+    o.samples = 60;
+    o.seed = 3;
+    o.search = &s;
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        for (int votes = 0; votes < 2; votes++) {
+            o.threads = threads;
+            o.combine = votes ? MM_PIMC_VOTES : MM_PIMC_MEAN;
+            drawn_count = 0;
+            mm_pimc_result r;
+            mm_pimc_move m[3];
+            CHECK(mm_pimc_search(&game, &o, &r, m, 3) == MM_OK);
+            CHECK(drawn_count == 60);
+            int up = 0;
+            for (int i = 0; i < drawn_count; i++) up += drawn[i];
+            double mean = (2.0 * up - 60) / 60;
+            CHECK(r.has_move && r.best_move == best && r.proven && r.move_count == 2);
+            CHECK(m[0].mv == HEADS && m[1].mv == TAILS);
+            CHECK(m[0].mean > mean - 1e-9 && m[0].mean < mean + 1e-9);
+            CHECK(m[1].mean > -mean - 1e-9 && m[1].mean < -mean + 1e-9);
+            CHECK(m[0].votes == up && m[1].votes == 60 - up);
+            CHECK(r.value == (best == HEADS ? m[0].mean : m[1].mean));
+            searches++;
+        }
+    }
+    CHECK(g.plays == 0 && alive == 0);
+}
+
+static void pimc_statuses(void) {
+    int alive = 0;
+    coin g = {0.5, 0, 0, 0, &alive};
+    mm_game game = coin_game(&g);
+    mm_pimc_result r = {0}, untouched = {0};
+    mm_pimc_move m[2];
+    mm_pimc_options o;
+    mm_search_options s;
+    mm_pimc_options_init(&o);
+    o.samples = 0;
+    CHECK(mm_pimc_search(&game, &o, &r, m, 2) == MM_ERR_BAD_OPTIONS);
+    mm_pimc_options_init(&o);
+    o.combine = 7;
+    CHECK(mm_pimc_search(&game, &o, &r, m, 2) == MM_ERR_BAD_OPTIONS);
+    mm_pimc_options_init(&o);
+    mm_search_options_init(&s);
+    s.threads = 2;
+    o.search = &s;
+    CHECK(mm_pimc_search(&game, &o, &r, m, 2) == MM_ERR_BAD_OPTIONS);
+    CHECK(mm_pimc_search(&game, NULL, NULL, m, 2) == MM_ERR_NULL_ARGUMENT);
+    CHECK(mm_pimc_search(&game, NULL, &r, NULL, 2) == MM_ERR_NULL_ARGUMENT);
+    game.sample = NULL;
+    CHECK(mm_pimc_search(&game, NULL, &r, m, 2) == MM_ERR_GAME_NO_SAMPLE);
+    game = coin_game(&g);
+    game.players = 3;
+    CHECK(mm_pimc_search(&game, NULL, &r, m, 2) == MM_ERR_NOT_TWO_PLAYERS);
+    CHECK(memcmp(&r, &untouched, sizeof r) == 0);
+    /* No room for the moves: the result alone; the defaults (NULL options) search. */
+    game = coin_game(&g);
+    CHECK(mm_pimc_search(&game, NULL, &r, NULL, 0) == MM_OK && r.move_count == 2);
+    CHECK(alive == 0 && g.plays == 0);
+    CHECK(mm_pimc_options_init_sized(&o, 8) == MM_ERR_BAD_STRUCT_SIZE);
+}
+
 static void statuses(void) {
     int alive = 0;
     coin g = {0.5, 0, 0, 0, &alive};
@@ -274,6 +354,9 @@ int main(void) {
     guesses(0.9, HEADS);
     face_down();
     statuses();
+    pimc_coin(0.7, HEADS);
+    pimc_coin(0.3, TAILS);
+    pimc_statuses();
     printf("hidden: %d searches, %d checks, failures %d\n", searches, checks, failures);
     return failures != 0;
 }
