@@ -198,7 +198,7 @@ players-bench:
 # time: ISMCTS against random and against PIMC; about an hour.
 hidden-bench:
 	$(PYENV)/bin/pip install --quiet open_spiel
-	$(PYENV)/bin/python benches/hidden_bench.py --games 300 --strength 300
+	$(PYENV)/bin/python benches/hidden_bench.py --games 300 --samplers 300 --strength 300
 
 # Round robins of max^n, paranoid and best-reply search (PLAYERS_PAIRS=mcts: MCTS
 # against each) for three players, 300 games a pairing: 15-20 minutes at 20 ms.

@@ -15,7 +15,7 @@ over the range the adapter gives a general-sum game (each player at least the le
 utility, the sum at most the players times the most), with 0.7; ISMCTSBot takes raw
 returns, so its uct_c is 0.7 times that range. Figures go in docs/performance.md.
 
-    python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts] [--ms 20]
+    python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts] [--ms 20] [--ms-games 1000]
 """
 
 import argparse
@@ -182,6 +182,79 @@ def match(name, games, sims, ms=None, sampling="dealt"):
     )
 
 
+def hands(state):
+    """Each player's cards in a pyspiel oh_hell state, read off its text."""
+    out, p = {}, None
+    for line in str(state).splitlines():
+        if line.startswith("Player: "):
+            p = int(line.split()[1])
+        elif p is not None and line[:4] == "    " and line[5:6] == ":":
+            out.setdefault(p, set()).update(line[4] + r for r in line[6:].strip())
+        if line.startswith("Trump"):
+            break
+    return out
+
+
+def resample_check(count, samples):
+    """OpenSpiel's oh_hell resample_from_infostate, from `count` positions: how many
+    cards it deals the other players that none of them holds in the true state."""
+    game = pyspiel.load_game("oh_hell")
+    outside = total = 0
+    for state, _ in positions(game, count, 7):
+        me = state.current_player()
+        truth = hands(state)
+        held = set().union(*(truth[p] for p in truth if p != me))
+        rng = random.Random(1)
+        for _ in range(samples):
+            h = hands(state.resample_from_infostate(me, rng.random))
+            dealt = set().union(*(h[p] for p in h if p != me))
+            outside += len(dealt - held)
+            total += len(dealt)
+    print(
+        f"oh_hell: OpenSpiel's resample, {samples} samples from each of {count} positions: "
+        f"{outside} of the {total} cards dealt to the other players lie outside their true hands"
+    )
+
+
+def samplers(games, sims):
+    """Our own seats at `sims` iterations each: one searching through the adapter (on
+    OpenSpiel's samples), the others on the Rust game with each of its samplers; the
+    adapter seat's points a game against the others' mean."""
+    game = pyspiel.load_game("oh_hell")
+    n = game.num_players()
+    for sampling in ("unseen", "dealt"):
+        rng = random.Random(11)
+        diffs = []
+        t = time.perf_counter()
+        for g in range(games):
+            seat = g % n
+            state = game.new_initial_state()
+            mirror = libminimax.games.OhHell(n, sampling)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes())
+                    a = rng.choices(actions, probs)[0]
+                elif state.current_player() == seat:
+                    a = ours(state, sims, g).best_move
+                else:
+                    a = libminimax.ismcts(
+                        mirror, iterations=sims, exploration=C, reward="scaled", seed=g
+                    ).best_move
+                state.apply_action(a)
+                mirror.play(a)
+            r = state.returns()
+            diffs.append(r[seat] - sum(r[p] for p in range(n) if p != seat) / (n - 1))
+        k = len(diffs)
+        mean = sum(diffs) / k
+        sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
+        print(
+            f"oh_hell, {sims} iterations each: ours through the adapter against ours on the "
+            f"Rust game sampling {sampling!r} {mean:+.2f} ± {1.96 * sd / k**0.5:.2f} points "
+            f"a game ({k} games, {time.perf_counter() - t:.0f} s)",
+            flush=True,
+        )
+
+
 def pimc(state, ms, samples, seed):
     """PIMC over n-player MCTS: `samples` states resampled from the mover's information
     state, each searched as if open by libminimax.Mcts (max^n backups) for an equal share
@@ -251,6 +324,8 @@ def main():
     p.add_argument("--match", default="oh_hell,hearts")
     p.add_argument("--no-speed", action="store_true")
     p.add_argument("--ms", type=int, default=20, help="the equal-time Oh Hell match (0: none)")
+    p.add_argument("--ms-games", type=int, default=1000, help="games of each equal-time match")
+    p.add_argument("--samplers", type=int, default=0, help="games of each sampler check (0: none)")
     p.add_argument("--strength", type=int, default=0, help="games of the Hearts strength matches at 50 ms (0: none)")
     a = p.parse_args()
     if not a.no_speed:
@@ -258,9 +333,12 @@ def main():
         speeds("hearts", a.sims, a.positions)
     for name in filter(None, a.match.split(",")):
         match(name, a.games, a.sims)
+    if a.samplers:
+        resample_check(a.positions, 2000)
+        samplers(a.samplers, a.sims)
     if a.ms:
-        match("oh_hell", a.games, 0, a.ms, "dealt")
-        match("oh_hell", a.games, 0, a.ms, "unseen")
+        match("oh_hell", a.ms_games, 0, a.ms, "dealt")
+        match("oh_hell", a.ms_games, 0, a.ms, "unseen")
     if a.strength:
         strength("hearts", a.strength, 50, "ismcts", "random")
         strength("hearts", a.strength, 50, "ismcts", "pimc")
