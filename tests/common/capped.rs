@@ -1,8 +1,8 @@
 //! An allocator that counts live bytes and refuses any allocation that would take them
 //! above `CAP`: it stands in for the system's in the memory tests, which lower `CAP`
 //! around a search and check that it answers or reports `OutOfMemory`, never aborts.
-//! Each such test binary has one test function, so that nothing else allocates
-//! meanwhile.
+//! Each such test binary has its own main (no harness, whose main thread allocates as
+//! a test starts), so that nothing else allocates meanwhile.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
