@@ -2,6 +2,8 @@
 //! the limits' constants, and the progress reports.
 
 use std::ffi::{c_int, c_void};
+use std::sync::atomic::AtomicI32;
+use std::time::Duration;
 
 use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
@@ -279,6 +281,38 @@ pub(crate) fn check_options(options: &mm_search_options) -> Result<(), mm_status
         return Err(MM_ERR_TOO_MANY_THREADS);
     }
     Ok(())
+}
+
+/// The engine's options for `o`'s plain values: the method, the stop flag, and no lent
+/// table or progress callback (which the caller adds where it takes them).
+pub(crate) fn engine_options<'a>(
+    o: &mm_search_options,
+    method: Method,
+    stop: Option<&'a AtomicI32>,
+) -> Options<'a> {
+    Options {
+        method,
+        max_depth: o.max_depth,
+        iterative_deepening: o.iterative_deepening,
+        table_bytes: o.table_bytes,
+        table: None,
+        node_limit: o.node_limit,
+        time_limit: (o.time_limit_us > 0).then(|| Duration::from_micros(o.time_limit_us)),
+        stop,
+        progress: None,
+        max_at_root: o.max_at_root,
+        refine_distance: o.refine_distance,
+        threads: o.threads as usize,
+        table_frontier: o.table_frontier,
+        table_first: false,
+        killer_moves: o.killer_moves,
+        history_order: o.history_order,
+        late_move_reductions: o.late_move_reductions,
+        aspiration_windows: o.aspiration_windows,
+        time_management: o.time_management,
+        quiescence: o.quiescence,
+        null_move: o.null_move,
+    }
 }
 
 /// The method an `MM_SEARCH_*` value names.

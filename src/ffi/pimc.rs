@@ -3,12 +3,11 @@
 //! each root move of each searched by the engine with the caller's search options.
 
 use std::sync::atomic::AtomicI32;
-use std::time::Duration;
 
 use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
-use super::options::{check_options, method_of, mm_search_options, read_options};
+use super::options::{check_options, engine_options, method_of, mm_search_options, read_options};
 use super::status::mm_status::{self, *};
 use crate::search::pimc::{self, Combine, Valued};
 use crate::search::{self, Method, Options};
@@ -219,10 +218,10 @@ pub unsafe extern "C" fn mm_pimc_search(
 }
 
 /// Search options read on the threads that search the samples: only their plain
-/// values are (`child_options`), never their pointers.
+/// values are (`engine_options`), never their pointers.
 struct Plain(mm_search_options);
 
-// SAFETY: `child_options` reads numbers and flags from it; the pointers it holds (the
+// SAFETY: `engine_options` reads numbers and flags from it; the pointers it holds (the
 // stop flag, read once on the calling thread into an atomic, the table, checked NULL,
 // and the progress callback and its context, not called) are not followed through it.
 unsafe impl Sync for Plain {}
@@ -230,35 +229,6 @@ unsafe impl Sync for Plain {}
 impl Plain {
     /// A child's search (a method so that a closure takes the whole `Plain`).
     fn child<'a>(&self, method: Method, stop: Option<&'a AtomicI32>) -> Options<'a> {
-        child_options(&self.0, method, stop)
-    }
-}
-
-/// A child's search, as `mm_search` would make it from `s` (one thread, a table of its
-/// own, no progress calls).
-fn child_options<'a>(
-    s: &mm_search_options,
-    method: Method,
-    stop: Option<&'a AtomicI32>,
-) -> Options<'a> {
-    Options {
-        method,
-        max_depth: s.max_depth,
-        iterative_deepening: s.iterative_deepening,
-        table_bytes: s.table_bytes,
-        node_limit: s.node_limit,
-        time_limit: (s.time_limit_us > 0).then(|| Duration::from_micros(s.time_limit_us)),
-        stop,
-        max_at_root: s.max_at_root,
-        refine_distance: s.refine_distance,
-        table_frontier: s.table_frontier,
-        killer_moves: s.killer_moves,
-        history_order: s.history_order,
-        late_move_reductions: s.late_move_reductions,
-        aspiration_windows: s.aspiration_windows,
-        time_management: s.time_management,
-        quiescence: s.quiescence,
-        null_move: s.null_move,
-        ..Options::default()
+        engine_options(&self.0, method, stop)
     }
 }

@@ -2,13 +2,14 @@
 //! answer written back. Each part's checks live with its type; this is the order.
 
 use std::sync::atomic::AtomicI32;
-use std::time::Duration;
 
 use super::args::non_null;
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
 use super::lease::Lease;
-use super::options::{check_options, method_of, mm_search_options, read_options, report};
+use super::options::{
+    check_options, engine_options, method_of, mm_search_options, read_options, report,
+};
 use super::result::{mm_search_result, write_result};
 use super::status::mm_status::{self, *};
 use crate::search::{self, Fork, Game, Options};
@@ -92,28 +93,9 @@ pub(crate) unsafe fn search_with<G: Game + Fork + Send + 'static>(
             Some(unsafe { Lease::take(c_opts.table, MM_ERR_TABLE_BUSY) }?)
         };
         let mut opts = Options {
-            method,
-            max_depth: c_opts.max_depth,
-            iterative_deepening: c_opts.iterative_deepening,
-            table_bytes: c_opts.table_bytes,
             table: lease.as_mut().map(Lease::table),
-            node_limit: c_opts.node_limit,
-            time_limit: (c_opts.time_limit_us > 0)
-                .then(|| Duration::from_micros(c_opts.time_limit_us)),
-            stop,
             progress: Some(&mut progress),
-            max_at_root: c_opts.max_at_root,
-            refine_distance: c_opts.refine_distance,
-            threads: c_opts.threads as usize,
-            table_frontier: c_opts.table_frontier,
-            table_first: false,
-            killer_moves: c_opts.killer_moves,
-            history_order: c_opts.history_order,
-            late_move_reductions: c_opts.late_move_reductions,
-            aspiration_windows: c_opts.aspiration_windows,
-            time_management: c_opts.time_management,
-            quiescence: c_opts.quiescence,
-            null_move: c_opts.null_move,
+            ..engine_options(&c_opts, method, stop)
         };
         let r = search::search_parallel(&mut cgame, &mut opts)?;
         // SAFETY: `out` is non-NULL and writable, `pv` holds `pv_cap` entries (caller's
