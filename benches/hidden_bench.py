@@ -84,6 +84,14 @@ def ours(state, sims, seed):
     )
 
 
+def interval(diffs):
+    """The mean of `diffs` and the half-width of its 95% interval."""
+    k = len(diffs)
+    mean = sum(diffs) / k
+    sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
+    return mean, 1.96 * sd / k**0.5
+
+
 def rate(run, count, sims):
     t = time.perf_counter()
     for i in range(count):
@@ -170,9 +178,7 @@ def match(name, games, sims, ms=None, sampling="dealt"):
         mine.append(r[seat])
         diffs.append(r[seat] - sum(others) / len(others))
     k = len(diffs)
-    mean = sum(diffs) / k
-    sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
-    half = 1.96 * sd / k**0.5
+    mean, half = interval(diffs)
     clock = f"{sims} simulations a move" if ms is None else f"{ms} ms a move (ours on the Rust game, sampling {sampling!r})"
     print(
         f"{name}, {clock}: libminimax {sum(mine) / k:.2f} points a game, "
@@ -244,13 +250,11 @@ def samplers(games, sims):
                 mirror.play(a)
             r = state.returns()
             diffs.append(r[seat] - sum(r[p] for p in range(n) if p != seat) / (n - 1))
-        k = len(diffs)
-        mean = sum(diffs) / k
-        sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
+        mean, half = interval(diffs)
         print(
             f"oh_hell, {sims} iterations each: ours through the adapter against ours on the "
-            f"Rust game sampling {sampling!r} {mean:+.2f} ± {1.96 * sd / k**0.5:.2f} points "
-            f"a game ({k} games, {time.perf_counter() - t:.0f} s)",
+            f"Rust game sampling {sampling!r} {mean:+.2f} ± {half:.2f} points "
+            f"a game ({len(diffs)} games, {time.perf_counter() - t:.0f} s)",
             flush=True,
         )
 
@@ -306,12 +310,10 @@ def strength(name, games, ms, a, b):
         mine = [r[p] for p in range(n) if kinds[p] == a]
         theirs = [r[p] for p in range(n) if kinds[p] == b]
         diffs.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
-    k = len(diffs)
-    mean = sum(diffs) / k
-    sd = (sum((d - mean) ** 2 for d in diffs) / (k - 1)) ** 0.5
+    mean, half = interval(diffs)
     print(
-        f"{name}, {ms} ms a move: {a} against {b} {mean:+.2f} ± {1.96 * sd / k**0.5:.2f} "
-        f"points a game ({k} games, {time.perf_counter() - t:.0f} s)",
+        f"{name}, {ms} ms a move: {a} against {b} {mean:+.2f} ± {half:.2f} "
+        f"points a game ({len(diffs)} games, {time.perf_counter() - t:.0f} s)",
         flush=True,
     )
 

@@ -13,6 +13,7 @@ use minimax::search::{Game, ScoreView};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::errors::from_status;
 use crate::exit::Running;
 use crate::games;
 use crate::interrupt::Deferred;
@@ -209,8 +210,7 @@ pub fn pimc(
     let mut root = PyGame::new(game, args.view, &mut map, &stop, deferred.active())?;
     let players = root.players();
     if players != 2 {
-        let r = root.finish(Ok(()));
-        r?;
+        root.finish(Ok(()))?;
         return Err(players::not_two_players(players));
     }
     let run = Pimc::new(&mut root, max_at_root);
@@ -228,7 +228,6 @@ pub fn pimc(
         let r = run.add(&mut g, 1.0, &mut value);
         g.finish(r)?;
     }
-    let r = run.result(combine);
-    let r = PyGame::new(game, args.view, &mut map, &stop, deferred.active())?.finish(r)?;
+    let r = run.result(combine).map_err(from_status)?;
     PimcResult::new(py, &map, r)
 }

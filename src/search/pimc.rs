@@ -170,12 +170,10 @@ pub fn search_samples<G: Game>(
     max_at_root: bool,
     mut value: impl FnMut(&mut G, bool) -> Result<Valued, GameError>,
 ) -> Result<PimcResult, GameError> {
-    let start = Instant::now();
     let Some((first, _)) = samples.first_mut() else {
-        return Ok(empty(0, start));
+        return Ok(empty(0, Instant::now()));
     };
     let mut run = Pimc::new(first, max_at_root)?;
-    run.start = start;
     for (g, weight) in samples.iter_mut() {
         run.add(g, *weight, &mut value)?;
     }
