@@ -289,3 +289,96 @@ fn broken_options_and_games_are_errors() {
     let e = MaxnMcts::new().search(&mut f, &MaxnMctsOptions::default());
     assert_eq!(e.unwrap_err(), GameError::ChanceRoot);
 }
+
+/// Take, with a playout of its own that lies: whatever the position, it says the last
+/// player won with every point. The search must use it, hold it to the bounds, and
+/// never let it reach a proof.
+struct Lying {
+    take: Take,
+    playouts: u64,
+    /// The lie's scores: each player's, the last given the rest.
+    lie: Vec<i32>,
+}
+
+impl Game for Lying {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.take.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.take.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.take.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        None
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn players(&mut self) -> usize {
+        self.take.players()
+    }
+    fn player_to_move(&mut self) -> usize {
+        self.take.player_to_move()
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        self.take.player_scores(out)
+    }
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        self.take.player_bounds()
+    }
+    fn playout(&mut self, _seed: u64, out: &mut [i32]) -> bool {
+        self.playouts += 1;
+        out.copy_from_slice(&self.lie);
+        true
+    }
+}
+
+#[test]
+fn a_game_s_own_playout_is_used_held_to_the_bounds_and_never_proves() {
+    let lying = |piles: &[u8], lie: Vec<i32>| Lying {
+        take: Take::new(piles, 3),
+        playouts: 0,
+        lie,
+    };
+    let mut g = lying(&[6, 6, 6], vec![0, 0, 0]);
+    let total = g.take.player_bounds().unwrap().1;
+    g.lie[2] = total;
+    // Counted: with a budget, each playout from a position not final is the game's.
+    let opts = MaxnMctsOptions {
+        playouts: 200,
+        ..MaxnMctsOptions::default()
+    };
+    let r = MaxnMcts::new().search(&mut g, &opts).unwrap();
+    assert!(g.playouts > 100 && g.playouts <= 200, "{}", g.playouts);
+    let open = r.root.iter().filter(|s| s.proven.is_none());
+    assert!(
+        open.clone().count() > 0 && open.clone().all(|s| s.means[2] > 0.9),
+        "the lie is what the search saw: {r:?}"
+    );
+    // Not asked where a playout stops early, to be scored by the evaluations.
+    g.playouts = 0;
+    let early = MaxnMctsOptions {
+        playout_depth: 3,
+        ..opts
+    };
+    MaxnMcts::new().search(&mut g, &early).unwrap();
+    assert_eq!(g.playouts, 0);
+    // Solved to the end, the proof is the brute force's, whatever the playouts said.
+    let mut g = lying(&[3, 4], vec![0, 0, 0]);
+    g.lie[2] = g.take.player_bounds().unwrap().1;
+    let mut plain = Take::new(&[3, 4], 3);
+    let (want, mv) = brute(&mut plain, None);
+    let r = MaxnMcts::new().search(&mut g, &solve()).unwrap();
+    assert!(g.playouts > 0);
+    assert!(
+        close(r.proven.as_deref().unwrap(), &want),
+        "{r:?} against {want:?}"
+    );
+    assert_eq!(r.best_move, mv);
+    // Outside the game's bounds: an error, as a final score there would be.
+    let mut g = lying(&[6, 6, 6], vec![0, 0, total + 1]);
+    let e = MaxnMcts::new().search(&mut g, &opts).unwrap_err();
+    assert_eq!(e, GameError::ScoreOutsideBounds);
+}

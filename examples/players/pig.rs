@@ -146,7 +146,67 @@ impl Game for Pig {
         out.fill(0);
     }
 
+    /// A playout on a copy of the banks and the turn, with no history to keep: each move
+    /// and face uniform, as the engine's own playout would draw them. One draw serves a
+    /// choice to roll (its top bit) and the face that follows (its low half).
+    fn playout(&mut self, seed: u64, out: &mut [i32]) -> bool {
+        let mut random = SplitMix(seed);
+        let (mut banks, mut total, mut mover) = (self.banks, self.total, self.mover);
+        let (mut rolling, mut steps, mut won) = (self.rolling, self.steps, self.won);
+        while won.is_none() && steps < self.horizon {
+            let r = random.next();
+            if !rolling {
+                steps += 1;
+                if banks[mover] + total >= self.win || r >> 63 == 1 {
+                    banks[mover] += total;
+                    if banks[mover] >= self.win {
+                        won = Some(mover as u8);
+                    }
+                    (total, mover) = (0, next(mover, self.players));
+                    continue;
+                }
+                if steps >= self.horizon {
+                    break;
+                }
+            }
+            match below(r as u32 as u64, self.faces) {
+                0 => (total, mover) = (0, next(mover, self.players)),
+                k => total += k as i32 + 1,
+            }
+            rolling = false;
+            steps += 1;
+        }
+        let (w, s) = (self.won, self.steps);
+        (self.won, self.steps) = (won, steps);
+        let over = self.player_scores(out);
+        (self.won, self.steps) = (w, s);
+        over
+    }
+
     fn player_bounds(&mut self) -> Option<(i32, i32)> {
         Some((-1, 0))
     }
+}
+
+/// SplitMix64 (Steele, Lea and Flood 2014, as Vigna describes it): the playout's draws.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// A number in `0..n` from `r`, below 2^32 (Lemire's multiply-shift).
+fn below(r: u64, n: u32) -> u32 {
+    ((r * n as u64) >> 32) as u32
+}
+
+/// The player after `mover`, without a division.
+fn next(mover: usize, players: usize) -> usize {
+    if mover + 1 == players { 0 } else { mover + 1 }
 }

@@ -156,6 +156,19 @@ pub trait Game {
     fn player_bounds(&mut self) -> Option<(i32, i32)> {
         None
     }
+    /// In a game of more than two players: a playout made by the game itself, for the
+    /// n-player MCTS ([`maxn_mcts`](super::maxn_mcts)): play on from here to a final
+    /// position, each move drawn uniformly among the legal ones and each chance outcome by
+    /// its weight (or by a policy of the game's own), from `seed`; write each player's
+    /// final scores to `out` (one a player, zeros) as `player_scores` would there; leave
+    /// the position as it was found; and return true. False (the default): the engine
+    /// plays out through `moves`, `play` and `undo`. Worth it where a step through those
+    /// costs more than the game's own rules: a playout on a copy of a small state needs
+    /// no undo and no lists of moves.
+    fn playout(&mut self, seed: u64, out: &mut [i32]) -> bool {
+        let _ = (seed, out);
+        false
+    }
     /// In a game with hidden information: a key for what the player to move has seen
     /// (its information state), equal for two positions it cannot tell apart. `None`
     /// (the default): the game does not say.

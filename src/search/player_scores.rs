@@ -121,8 +121,13 @@ impl Scoring {
         self.check(out)
     }
 
+    /// Whether the game is a two-player one, scored through `outcome` and `evaluate`.
+    pub fn is_two(&self) -> bool {
+        self.two.is_some()
+    }
+
     /// Holds a vector of scores to the game's bounds.
-    fn check(&self, out: &Scores) -> Result<(), GameError> {
+    pub fn check(&self, out: &Scores) -> Result<(), GameError> {
         if self.two.is_some() {
             // Two-player bounds are only for scaling (an evaluation may lie outside).
             return Ok(());

@@ -223,7 +223,8 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
     }
 
     /// Plays at random from the current position (the tree's node `from`, new, if any)
-    /// to its end, or for `playout_depth` plies then by the evaluations.
+    /// to its end, or for `playout_depth` plies then by the evaluations; to the end, a
+    /// game of more than two players may play out itself (`Game::playout`).
     fn playout(
         &mut self,
         mut ply: u32,
@@ -232,6 +233,7 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
     ) -> Result<(), GameError> {
         let mut scores = [0; MAX_PLAYERS];
         let mut plies = 0u32;
+        let own = self.opts.playout_depth == 0 && !self.convert.scoring.is_two();
         loop {
             if self
                 .convert
@@ -243,6 +245,18 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
                     self.prove_final(c, reward);
                 }
                 return Ok(());
+            }
+            if own && plies == 0 {
+                let players = self.convert.scoring.players;
+                scores[..players].fill(0);
+                if self
+                    .game
+                    .playout(self.rng.next_u64(), &mut scores[..players])
+                {
+                    self.convert.scoring.check(&scores)?;
+                    self.convert.rewards(&scores, reward);
+                    return Ok(());
+                }
             }
             if self.opts.playout_depth > 0 && plies >= self.opts.playout_depth {
                 self.convert
