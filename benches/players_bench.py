@@ -1,9 +1,10 @@
 """n-player MCTS against OpenSpiel's own MCTSBot (C++, called through pyspiel), in one
 run: simulations a second on pig(players=3) and quoridor(players=3), through the
-adapter (libminimax.openspiel.SpielGame) and, for Pig, on the same game written in Rust
-(libminimax.games.Pig, OpenSpiel's rules and defaults); then a three-player Pig match at
-equal simulations a move, one libminimax seat against two MCTSBots, seats rotated, the
-share of wins (a fair share is 1/3).
+adapter (libminimax.openspiel.SpielGame) and on the same games written in Rust
+(libminimax.games.Pig and Quoridor, OpenSpiel's rules and defaults, each making its own
+playouts); then three-player Pig matches, one libminimax seat against two MCTSBots,
+seats rotated, the share of wins (a fair share is 1/3): at equal simulations a move, and
+at equal time (ours given as many more simulations as its Rust Pig ran faster above).
 
 Both sides: UCT with c = 2 (ours scaled to its rewards' range in the match), one random
 playout a leaf, no solver for MCTSBot (its `solve` off) and ours as it comes (it proves
@@ -20,7 +21,7 @@ import time
 import pyspiel
 
 import libminimax
-from libminimax.games import Pig
+from libminimax.games import Pig, Quoridor
 from libminimax.openspiel import SpielGame
 
 UCT_C = 2.0
@@ -122,21 +123,24 @@ def speeds(name, sims, count):
         f"libminimax through the adapter {mine:,.0f} ({mine / spiel:.2f}x); the adapter's "
         f"floor, a playout's pyspiel calls from Python alone, {floor:,.0f} ({floor / spiel:.2f}x)"
     )
-    if name.startswith("pig"):
+    rust = Pig if name.startswith("pig") else Quoridor
 
-        def native(i):
-            g = Pig(3)
-            for a in ps[i][1]:
-                g.play(a)
-            libminimax.Mcts(exploration=UCT_C, seed=i).search(g, playouts=sims * 10)
+    def native(i):
+        g = rust(3)
+        for a in ps[i][1]:
+            g.play(a)
+        libminimax.Mcts(exploration=UCT_C, seed=i).search(g, playouts=sims * 10)
 
-        mine = rate(native, len(ps), sims * 10)
-        print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
+    mine = rate(native, len(ps), sims * 10)
+    print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
+    return mine / spiel
 
 
-def match(games, sims):
+def match(games, sims, ours_sims=None):
     """Pig for three: one seat libminimax (on the Rust Pig, kept in step with the pyspiel
-    state), two seats MCTSBot, at `sims` simulations a move; our seat goes round."""
+    state), two seats MCTSBot, at `sims` simulations a move (ours `ours_sims`, by default
+    as many); our seat goes round."""
+    ours_sims = ours_sims or sims
     game = pyspiel.load_game("pig", {"players": 3})
     share, rng = 0.0, random.Random(5)
     t = time.perf_counter()
@@ -149,7 +153,7 @@ def match(games, sims):
                 actions, probs = zip(*state.chance_outcomes())
                 a = rng.choices(actions, probs)[0]
             elif state.current_player() == ours:
-                a = mcts.search(mirror, playouts=sims).best_move
+                a = mcts.search(mirror, playouts=ours_sims).best_move
             else:
                 a = bots[state.current_player()].step(state)
             state.apply_action(a)
@@ -163,8 +167,11 @@ def match(games, sims):
     n = games
     mean = share / n
     half = 1.96 * (mean * (1 - mean) / n) ** 0.5
+    what = f"{sims} simulations a move" if ours_sims == sims else (
+        f"equal time by the rates above, {sims} simulations a move for MCTSBot and {ours_sims:,} for libminimax"
+    )
     print(
-        f"pig(players=3), {sims} simulations a move: libminimax's share {mean:.3f} ± {half:.3f} "
+        f"pig(players=3), {what}: libminimax's share {mean:.3f} ± {half:.3f} "
         f"against two MCTSBots (a fair share 0.333; {n} games, {time.perf_counter() - t:.0f} s)"
     )
 
@@ -175,9 +182,10 @@ def main():
     p.add_argument("--games", type=int, default=60)
     p.add_argument("--sims", type=int, default=300)
     a = p.parse_args()
-    speeds("pig(players=3)", 2000, a.positions)
+    pig = speeds("pig(players=3)", 2000, a.positions)
     speeds("quoridor(players=3)", 300, a.positions)
     match(a.games, a.sims)
+    match(a.games, a.sims, round(a.sims * pig))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ __all__ = [
     "ChineseCheckers",
     "Take",
     "Pig",
+    "Quoridor",
     "OhHell",
 ]
 
@@ -104,6 +105,17 @@ class Pig(NativeGame):
 
     def __new__(cls, players: int = 3) -> "Pig":
         return super().__new__(cls, "pig", players)
+
+
+class Quoridor(NativeGame):
+    """Quoridor for 3 or 4 players with OpenSpiel's rules, defaults and move numbers
+    (``quoridor``: a 9 x 9 board, 10 walls each, a draw after 324 turns): a move is a
+    point of OpenSpiel's grid of 17 a side, a pawn's direction around point (2, 2) (north
+    ``2``, a jump named as its step) or the point where a wall starts. The winner scores
+    ``players - 1``, the others -1 (OpenSpiel's returns times ``players - 1``)."""
+
+    def __new__(cls, players: int = 3) -> "Quoridor":
+        return super().__new__(cls, "quoridor", players)
 
 
 class OhHell(NativeGame):

@@ -18,6 +18,8 @@ mod oh_hell;
 mod othello;
 #[path = "../../../examples/players/pig.rs"]
 mod pig;
+#[path = "../../../examples/players/quoridor.rs"]
+mod quoridor;
 #[path = "../../../examples/players/rolit.rs"]
 mod rolit;
 #[path = "../../../examples/players/take.rs"]
@@ -56,6 +58,7 @@ enum Kind {
     ChineseCheckers(Box<chinese_checkers::ChineseCheckers>),
     Take(take::Take),
     Pig(pig::Pig),
+    Quoridor(Box<quoridor::Quoridor>),
     OhHell(oh_hell::OhHell),
 }
 
@@ -89,6 +92,7 @@ impl Kind {
             Kind::ChineseCheckers(g) => &mut **g,
             Kind::Take(g) => g,
             Kind::Pig(g) => g,
+            Kind::Quoridor(g) => &mut **g,
             Kind::OhHell(g) => g,
         }
     }
@@ -99,9 +103,10 @@ impl Kind {
 /// Hex's cells (size * row + column), 2048's slides 0-3 (left, right, up, down) and its
 /// tiles 2 * cell (a 2) or 2 * cell + 1 (a 4); Rolit's squares (8 * row + column),
 /// Chinese Checkers' `from * 128 + to` (cells numbered in rows), Take's `4 * pile + n`,
-/// Pig's 0 (roll) and 1 (stop), its outcomes the face less one; Oh Hell's as OpenSpiel's
+/// Pig's 0 (roll) and 1 (stop), its outcomes the face less one; Quoridor's as OpenSpiel's
+/// `quoridor` numbers them (points of its grid of 17 a side); Oh Hell's as OpenSpiel's
 /// `oh_hell` numbers them (cards `4 * rank + suit`, bids `52 + bid`), chance steps too.
-/// The games of more than two players (Rolit, Chinese Checkers, Take, Pig) give a tuple of
+/// The games of more than two players (Rolit, Chinese Checkers, Take, Pig, Quoridor) give a tuple of
 /// scores from `outcome()` and `evaluate()`, and `players()` and `to_move()`.
 #[pyclass(subclass, module = "libminimax.games", name = "NativeGame")]
 #[derive(Clone)]
@@ -124,7 +129,8 @@ impl Native {
     /// for more than two players, "rolit" (`setup`: (size, players), size 4, 6 or 8 and 3
     /// or 4 players; default (8, 3)), "chinese_checkers" (three players, the 73-cell
     /// star), "take" (`setup`: (piles, players), default ([3, 4, 5], 3)) and "pig"
-    /// (`setup`: players, 3 to 8, default 3; OpenSpiel's rules and defaults); with hidden
+    /// (`setup`: players, 3 to 8, default 3; OpenSpiel's rules and defaults), "quoridor"
+    /// (`setup`: players, 3 or 4, default 3; OpenSpiel's rules and defaults); with hidden
     /// information, "oh_hell" (`setup`: players, 3 to 7, default 3, or (players,
     /// sampling), sampling "unseen" or "dealt"; OpenSpiel's rules).
     #[new]
@@ -194,6 +200,14 @@ impl Native {
                 }
                 ("pig", Kind::Pig(pig::Pig::new(players)))
             }
+            "quoridor" => {
+                let players: usize = setup.map(|s| s.extract()).transpose()?.unwrap_or(3);
+                if !(3..=4).contains(&players) {
+                    return Err(bad(format!("Quoridor for {players} players: 3 or 4")));
+                }
+                let g = Box::new(quoridor::Quoridor::new(players));
+                ("quoridor", Kind::Quoridor(g))
+            }
             "oh_hell" => {
                 let (players, sampling): (usize, String) = match setup {
                     None => (3, "unseen".into()),
@@ -222,7 +236,7 @@ impl Native {
             _ => {
                 return Err(bad(format!(
                     "no native game '{name}': tic_tac_toe, connect_four, othello, hex, \
-                     game2048, rolit, chinese_checkers, take, pig, oh_hell"
+                     game2048, rolit, chinese_checkers, take, pig, quoridor, oh_hell"
                 )));
             }
         };
@@ -525,6 +539,7 @@ impl Kind {
             Kind::ChineseCheckers(g) => s.search(&mut **g),
             Kind::Take(g) => s.search(g),
             Kind::Pig(g) => s.search(g),
+            Kind::Quoridor(g) => s.search(&mut **g),
             Kind::OhHell(g) => s.search(g),
         }
     }

@@ -1,16 +1,22 @@
-//! The Rust Pig's own playout (`Game::playout`, which the n-player MCTS uses instead of
-//! stepping through `play` and `undo`) against the exact chances of a uniform random
-//! playout, computed here apart by a recursion over Pig's rules as OpenSpiel states them:
-//! each player's share of the wins and of the games cut off at the horizon, from a
+//! The games' own playouts (`Game::playout`, which the n-player MCTS uses instead of
+//! stepping through `play` and `undo`) against uniform random play. Pig's against the
+//! exact chances, computed here apart by a recursion over its rules as OpenSpiel states
+//! them: each player's share of the wins and of the games cut off at the horizon, from a
 //! position, must match the exact ones within 4.5 standard errors over 40,000 seeds.
+//! Quoridor's, whose chances no recursion reaches, against playouts made here through
+//! the game's `moves`, `play` and `undo` (whose moves `python/tests/test_players.py`
+//! checks against OpenSpiel's), within 4.5 standard errors of the difference.
 
 #[path = "../examples/players/pig.rs"]
 mod pig;
+#[path = "../examples/players/quoridor.rs"]
+mod quoridor;
 
 use std::collections::HashMap;
 
 use minimax::search::{Game, Move};
 use pig::Pig;
+use quoridor::Quoridor;
 
 const PLAYERS: usize = 3;
 const WIN: i32 = 8;
@@ -152,4 +158,75 @@ fn playouts_mid_roll_and_near_the_end_match_the_exact_chances() {
         line.extend([0, 0]);
     }
     playouts_match(&line);
+}
+
+/// Each result's count (player `p` wins at `[p]`, a draw at `[players]`) over `n`
+/// playouts of `play`, which writes the final scores.
+fn tally(players: usize, n: u64, mut play: impl FnMut(u64, &mut [i32])) -> Vec<u64> {
+    let mut counts = vec![0; players + 1];
+    let mut scores = vec![0; players];
+    for seed in 0..n {
+        scores.fill(0);
+        play(seed, &mut scores);
+        match scores.iter().position(|&s| s == players as i32 - 1) {
+            Some(w) => counts[w] += 1,
+            None => {
+                assert!(scores.iter().all(|&s| s == 0), "{scores:?}");
+                counts[players] += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// A uniform random playout through `moves`, `play` and `undo`, written here.
+fn stepped<G: Game>(g: &mut G, seed: u64, out: &mut [i32]) {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let (mut line, mut moves) = (Vec::new(), Vec::new());
+    while !g.player_scores(out) {
+        moves.clear();
+        g.moves(&mut moves).unwrap();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mv = moves[(x % moves.len() as u64) as usize];
+        g.play(mv);
+        line.push(mv);
+    }
+    while let Some(mv) = line.pop() {
+        g.undo(mv);
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "6,000 playouts of a few hundred moves each")]
+fn quoridor_playouts_match_uniform_random_play() {
+    for (players, line) in [
+        (3, vec![]),
+        (4, vec![2, 70, 38]),
+        (3, vec![2, 70, 38, 2, 153]),
+    ] {
+        let mut g = Quoridor::new(players);
+        for &mv in &line {
+            g.play(mv);
+        }
+        let before = format!("{g:?}");
+        let n = 1500;
+        let own = tally(players, n, |seed, out| assert!(g.playout(seed, out)));
+        assert_eq!(
+            format!("{g:?}"),
+            before,
+            "the playouts left the game as it was"
+        );
+        let plain = tally(players, n, |seed, out| stepped(&mut g, seed, out));
+        for i in 0..=players {
+            let (a, b) = (own[i] as f64 / n as f64, plain[i] as f64 / n as f64);
+            let p = (a + b) / 2.0;
+            let se = (p * (1.0 - p) * 2.0 / n as f64).sqrt().max(1e-9);
+            assert!(
+                (a - b).abs() <= 4.5 * se,
+                "{players} players after {line:?}, result {i}: {own:?} against {plain:?}"
+            );
+        }
+    }
 }
