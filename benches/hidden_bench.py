@@ -1,13 +1,13 @@
 """Information-set MCTS against OpenSpiel's own ISMCTSBot (C++, called through pyspiel),
 in one run (issue 52): simulations a second on oh_hell and hearts, through the adapter
-(libminimax.openspiel) beside the adapter's floor, and on the game written in Rust
-where there is one (libminimax.games.OhHell, OpenSpiel's rules); then matches at equal
+(libminimax.openspiel) beside the adapter's floor, and on the games written in Rust
+(libminimax.games.OhHell and Hearts, OpenSpiel's rules); then matches at equal
 simulations a move, one libminimax seat against ISMCTSBots in the others, seats
 rotated, each side's points a game (OpenSpiel's returns; hearts' passing played at
-random by every seat, see `passing`); and Oh Hell at equal time (ours on the Rust
-game), twice: sampling as OpenSpiel's oh_hell resamples (its samples deal the others
+random by every seat, see `passing`); and at equal time, ours on the Rust games: Oh
+Hell twice, sampling as OpenSpiel's oh_hell resamples (its samples deal the others
 only the cards they hold: it knows which cards were dealt; ISMCTSBot and the adapter
-search with those), and sampling every card the mover has not seen.
+search with those) and sampling every card the mover has not seen, then Hearts.
 
 Both sides: one random playout a leaf, the most visited move played (ISMCTSBot's
 MAX_VISIT_COUNT), the same exploration relative to the rewards: ours are the returns
@@ -15,7 +15,8 @@ over the range the adapter gives a general-sum game (each player at least the le
 utility, the sum at most the players times the most), with 0.7; ISMCTSBot takes raw
 returns, so its uct_c is 0.7 times that range. Figures go in docs/performance.md.
 
-    python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts] [--ms 20] [--ms-games 1000]
+    python benches/hidden_bench.py [--positions 5] [--games 300] [--sims 300] [--match oh_hell,hearts]
+        [--speed oh_hell,hearts] [--ms 20] [--timed oh_hell,hearts] [--ms-games 1000]
 """
 
 import argparse
@@ -125,17 +126,29 @@ def speeds(name, sims, count):
         f"through the adapter {mine:,.0f} ({mine / spiel:.2f}x); the adapter's floor, an "
         f"iteration's pyspiel calls from Python alone, {floor:,.0f} ({floor / spiel:.2f}x)"
     )
-    native = getattr(libminimax.games, "OhHell", None)
-    if name == "oh_hell" and native is not None:
+    def rust(i):
+        g = native(name)
+        for a in ps[i][1]:
+            g.play(a)
+        libminimax.ismcts(g, iterations=sims * 10, exploration=native_c(name), reward="scaled", seed=i)
 
-        def rust(i):
-            g = native()
-            for a in ps[i][1]:
-                g.play(a)
-            libminimax.ismcts(g, iterations=sims * 10, exploration=C, reward="scaled", seed=i)
+    mine = rate(rust, len(ps), sims * 10)
+    print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
 
-        mine = rate(rust, len(ps), sims * 10)
-        print(f"{name}: libminimax on the game written in Rust {mine:,.0f} ({mine / spiel:.1f}x)")
+
+def native(name, sampling="unseen"):
+    """The game written in Rust: Oh Hell sampling as `sampling` says, or Hearts (whose
+    cards are all dealt, so both samplings are one)."""
+    if name == "oh_hell":
+        return libminimax.games.OhHell(3, sampling)
+    return libminimax.games.Hearts()
+
+
+def native_c(name):
+    """Our exploration on the Rust game, the same relative to its rewards as C through
+    the adapter: Oh Hell's bounds are the adapter's; Hearts' scores sum to 78 at most,
+    where the adapter's range is 4 * 36 (OpenSpiel's utility range)."""
+    return C if name == "oh_hell" else C * 4 * 36 / 78
 
 
 def match(name, games, sims, ms=None, sampling="dealt"):
@@ -156,7 +169,7 @@ def match(name, games, sims, ms=None, sampling="dealt"):
         else:
             bots = {p: spiel_bot(game, 10**9, 100 * g + p, ms / 1000) for p in range(n) if p != seat}
         state = game.new_initial_state()
-        mirror = libminimax.games.OhHell(n, sampling) if ms is not None else None
+        mirror = native(name, sampling) if ms is not None else None
         while not state.is_terminal():
             if state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes())
@@ -164,7 +177,7 @@ def match(name, games, sims, ms=None, sampling="dealt"):
             elif passing(state):
                 a = rng.choice(state.legal_actions())
             elif state.current_player() == seat and ms is not None:
-                r = libminimax.ismcts(mirror, time=ms / 1000, exploration=C, reward="scaled", seed=g)
+                r = libminimax.ismcts(mirror, time=ms / 1000, exploration=native_c(name), reward="scaled", seed=g)
                 a = r.best_move
             elif state.current_player() == seat:
                 a = ours(state, sims, g).best_move
@@ -180,6 +193,8 @@ def match(name, games, sims, ms=None, sampling="dealt"):
     k = len(diffs)
     mean, half = interval(diffs)
     clock = f"{sims} simulations a move" if ms is None else f"{ms} ms a move (ours on the Rust game, sampling {sampling!r})"
+    if ms is not None and name == "hearts":
+        clock = f"{ms} ms a move (ours on the Rust game)"
     print(
         f"{name}, {clock}: libminimax {sum(mine) / k:.2f} points a game, "
         f"{mean:+.2f} ± {half:.2f} against the ISMCTSBots' mean ({k} games, "
@@ -324,23 +339,28 @@ def main():
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--sims", type=int, default=300)
     p.add_argument("--match", default="oh_hell,hearts")
+    p.add_argument("--speed", default="oh_hell,hearts", help="the games whose speeds to measure")
     p.add_argument("--no-speed", action="store_true")
-    p.add_argument("--ms", type=int, default=20, help="the equal-time Oh Hell match (0: none)")
+    p.add_argument("--timed", default="oh_hell,hearts", help="the games of the equal-time matches")
+    p.add_argument("--ms", type=int, default=20, help="the equal-time matches (0: none)")
     p.add_argument("--ms-games", type=int, default=1000, help="games of each equal-time match")
     p.add_argument("--samplers", type=int, default=0, help="games of each sampler check (0: none)")
     p.add_argument("--strength", type=int, default=0, help="games of the Hearts strength matches at 50 ms (0: none)")
     a = p.parse_args()
     if not a.no_speed:
-        speeds("oh_hell", a.sims, a.positions)
-        speeds("hearts", a.sims, a.positions)
+        for name in filter(None, a.speed.split(",")):
+            speeds(name, a.sims, a.positions)
     for name in filter(None, a.match.split(",")):
         match(name, a.games, a.sims)
     if a.samplers:
         resample_check(a.positions, 2000)
         samplers(a.samplers, a.sims)
-    if a.ms:
+    timed = a.timed.split(",") if a.ms else []
+    if "oh_hell" in timed:
         match("oh_hell", a.ms_games, 0, a.ms, "dealt")
         match("oh_hell", a.ms_games, 0, a.ms, "unseen")
+    if "hearts" in timed:
+        match("hearts", a.ms_games, 0, a.ms)
     if a.strength:
         strength("hearts", a.strength, 50, "ismcts", "random")
         strength("hearts", a.strength, 50, "ismcts", "pimc")

@@ -5,8 +5,11 @@
 //! position, must match the exact ones within 4.5 standard errors over 40,000 seeds.
 //! Quoridor's, whose chances no recursion reaches, against playouts made here through
 //! the game's `moves`, `play` and `undo` (whose moves `python/tests/test_players.py`
-//! checks against OpenSpiel's), within 4.5 standard errors of the difference.
+//! checks against OpenSpiel's), within 4.5 standard errors of the difference; Hearts'
+//! the same way, by each player's mean score.
 
+#[path = "../examples/hidden/hearts.rs"]
+mod hearts;
 #[path = "../examples/players/pig.rs"]
 mod pig;
 #[path = "../examples/players/quoridor.rs"]
@@ -14,6 +17,7 @@ mod quoridor;
 
 use std::collections::HashMap;
 
+use hearts::Hearts;
 use minimax::search::{Game, Move};
 use pig::Pig;
 use quoridor::Quoridor;
@@ -226,6 +230,68 @@ fn quoridor_playouts_match_uniform_random_play() {
             assert!(
                 (a - b).abs() <= 4.5 * se,
                 "{players} players after {line:?}, result {i}: {own:?} against {plain:?}"
+            );
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "12,000 playouts of a deal each")]
+fn hearts_playouts_match_uniform_random_play() {
+    // From the deal's start, mid-passing, and two tricks into the play.
+    for (seed, plies) in [(1u64, 0usize), (2, 5), (3, 20)] {
+        let mut g = Hearts::new();
+        let mut x = seed;
+        let mut left = plies;
+        loop {
+            let mut moves = Vec::new();
+            if g.is_chance() {
+                let mut outs = Vec::new();
+                g.outcomes(&mut outs).unwrap();
+                moves.extend(outs.iter().map(|o| o.0));
+            } else if left == 0 {
+                break;
+            } else {
+                left -= 1;
+                g.moves(&mut moves).unwrap();
+            }
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            g.play(moves[((x >> 33) % moves.len() as u64) as usize]);
+        }
+        let before = format!("{g:?}");
+        let n = 3000;
+        let mut own = [0.0f64; 4];
+        let mut own_sq = [0.0f64; 4];
+        let mut plain = [0.0f64; 4];
+        let mut plain_sq = [0.0f64; 4];
+        let mut scores = [0; 4];
+        for seed in 0..n {
+            assert!(g.playout(seed, &mut scores));
+            for p in 0..4 {
+                own[p] += scores[p] as f64;
+                own_sq[p] += (scores[p] * scores[p]) as f64;
+            }
+            stepped(&mut g, seed, &mut scores);
+            for p in 0..4 {
+                plain[p] += scores[p] as f64;
+                plain_sq[p] += (scores[p] * scores[p]) as f64;
+            }
+        }
+        assert_eq!(
+            format!("{g:?}"),
+            before,
+            "the playouts left the game as it was"
+        );
+        let n = n as f64;
+        for p in 0..4 {
+            let (a, b) = (own[p] / n, plain[p] / n);
+            let var = (own_sq[p] / n - a * a) + (plain_sq[p] / n - b * b);
+            let se = (var / n).sqrt();
+            assert!(
+                (a - b).abs() <= 4.5 * se,
+                "seed {seed}, player {p}: {a:.2} against {b:.2} (se {se:.3})"
             );
         }
     }

@@ -20,6 +20,7 @@ __all__ = [
     "Pig",
     "Quoridor",
     "OhHell",
+    "Hearts",
 ]
 
 
@@ -130,3 +131,16 @@ class OhHell(NativeGame):
 
     def __new__(cls, players: int = 3, sampling: str = "unseen") -> "OhHell":
         return super().__new__(cls, "oh_hell", (players, sampling))
+
+
+class Hearts(NativeGame):
+    """Hearts for four with OpenSpiel's rules, defaults and move numbers (``hearts``),
+    hidden hands and all: chance draws the pass direction (0 none, 1 left, 2 across, 3
+    right) and deals (outcomes are the numbers and cards); each player picks three cards
+    to pass, one at a time; then the tricks, a card ``4 * rank + suit`` (clubs, diamonds,
+    hearts, spades). Each player scores 26 less its points (a heart 1, the queen of spades
+    13; a moon shot gives the others 26 each). Searched by ``libminimax.ismcts``, each
+    iteration on a copy redealt from what the player to move has seen."""
+
+    def __new__(cls) -> "Hearts":
+        return super().__new__(cls, "hearts")

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import libminimax
-from libminimax.games import OhHell
+from libminimax.games import Hearts, OhHell
 
 
 class Guess:
@@ -219,6 +219,36 @@ def test_native_oh_hell_plays_as_openspiels(players):
     rng = random.Random(players)
     for _ in range(60):
         oh_hell_line(spiel.new_initial_state(), OhHell(players), rng)
+
+
+def test_native_hearts_plays_as_openspiels():
+    """Random games side by side with pyspiel's hearts, every pass direction: the same
+    chance outcomes, movers, moves (the passing too) and returns. Half the games play
+    each player's highest card, which makes one player take most tricks, so that moons
+    are shot."""
+    pyspiel = pytest.importorskip("pyspiel")
+    spiel = pyspiel.load_game("hearts")
+    rng = random.Random(11)
+    moons = 0
+    for k in range(120):
+        state, game = spiel.new_initial_state(), Hearts()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = sorted(a for a, _ in state.chance_outcomes())
+                assert game.is_chance() and sorted(m for m, _ in game.outcomes()) == outcomes
+                a = outcomes[k % 4] if len(outcomes) == 4 else rng.choice(outcomes)
+            else:
+                assert not game.is_chance() and game.to_move() == state.current_player()
+                legal = state.legal_actions()
+                assert sorted(game.moves()) == legal, (k, state.history())
+                high = k % 2 and state.current_player() == 0 and len(state.history()) > 64
+                a = max(legal) if high else rng.choice(legal)
+            state.apply_action(a)
+            game.play(a)
+        returns = tuple(round(r) for r in state.returns())
+        assert game.outcome() == returns, (k, state.history())
+        moons += sorted(returns) == [0, 0, 0, 26]
+    assert moons > 0
 
 
 def dealt(players, seed):

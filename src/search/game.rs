@@ -157,7 +157,8 @@ pub trait Game {
         None
     }
     /// In a game of more than two players: a playout made by the game itself, for the
-    /// n-player MCTS ([`maxn_mcts`](super::maxn_mcts)): play on from here to a final
+    /// n-player MCTS ([`maxn_mcts`](super::maxn_mcts)) and ISMCTS
+    /// ([`ismcts`](super::ismcts), on its sample): play on from here to a final
     /// position, each move drawn uniformly among the legal ones and each chance outcome by
     /// its weight (or by a policy of the game's own), from `seed`; write each player's
     /// final scores to `out` (one a player, zeros) as `player_scores` would there; leave

@@ -284,9 +284,21 @@ impl Ismcts {
         let mut ply = 0u32;
         let mut scores = [0; MAX_PLAYERS];
         let mut reward: Rewards = [0.0; MAX_PLAYERS];
+        let mut own_playout = !self.convert.scoring.is_two();
         loop {
             if steps >= MAX_PLY as usize {
                 return Err(GameError::TooDeep);
+            }
+            // Out of every tree: the game may play out itself (`Game::playout`).
+            if own_playout && !inside[..self.trees].contains(&true) {
+                own_playout = false;
+                let players = self.convert.scoring.players;
+                scores[..players].fill(0);
+                if g.playout(self.rng.next_u64(), &mut scores[..players]) {
+                    self.convert.scoring.check(&scores)?;
+                    self.convert.rewards(&scores, &mut reward);
+                    break;
+                }
             }
             if g.is_chance() {
                 let mv = self.draw(g)?;

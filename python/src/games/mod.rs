@@ -10,6 +10,8 @@ mod chinese_checkers;
 mod connect4;
 #[path = "../../../examples/star/game2048.rs"]
 mod game2048;
+#[path = "../../../examples/hidden/hearts.rs"]
+mod hearts;
 #[path = "../../../examples/hex/game.rs"]
 mod hex;
 #[path = "../../../examples/hidden/oh_hell.rs"]
@@ -60,6 +62,7 @@ enum Kind {
     Pig(pig::Pig),
     Quoridor(Box<quoridor::Quoridor>),
     OhHell(oh_hell::OhHell),
+    Hearts(Box<hearts::Hearts>),
 }
 
 impl Kind {
@@ -94,6 +97,7 @@ impl Kind {
             Kind::Pig(g) => g,
             Kind::Quoridor(g) => &mut **g,
             Kind::OhHell(g) => g,
+            Kind::Hearts(g) => &mut **g,
         }
     }
 }
@@ -105,7 +109,8 @@ impl Kind {
 /// Chinese Checkers' `from * 128 + to` (cells numbered in rows), Take's `4 * pile + n`,
 /// Pig's 0 (roll) and 1 (stop), its outcomes the face less one; Quoridor's as OpenSpiel's
 /// `quoridor` numbers them (points of its grid of 17 a side); Oh Hell's as OpenSpiel's
-/// `oh_hell` numbers them (cards `4 * rank + suit`, bids `52 + bid`), chance steps too.
+/// `oh_hell` numbers them (cards `4 * rank + suit`, bids `52 + bid`), chance steps too;
+/// Hearts' as OpenSpiel's `hearts` does (pass directions, then cards), chance steps too.
 /// The games of more than two players (Rolit, Chinese Checkers, Take, Pig, Quoridor) give a tuple of
 /// scores from `outcome()` and `evaluate()`, and `players()` and `to_move()`.
 #[pyclass(subclass, module = "libminimax.games", name = "NativeGame")]
@@ -132,7 +137,8 @@ impl Native {
     /// (`setup`: players, 3 to 8, default 3; OpenSpiel's rules and defaults), "quoridor"
     /// (`setup`: players, 3 or 4, default 3; OpenSpiel's rules and defaults); with hidden
     /// information, "oh_hell" (`setup`: players, 3 to 7, default 3, or (players,
-    /// sampling), sampling "unseen" or "dealt"; OpenSpiel's rules).
+    /// sampling), sampling "unseen" or "dealt"; OpenSpiel's rules) and "hearts" (four
+    /// players, OpenSpiel's rules and defaults).
     #[new]
     #[pyo3(signature = (name, setup = None))]
     fn new(name: &str, setup: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
@@ -233,10 +239,12 @@ impl Native {
                 };
                 ("oh_hell", Kind::OhHell(g))
             }
+            "hearts" => ("hearts", Kind::Hearts(Box::default())),
             _ => {
                 return Err(bad(format!(
                     "no native game '{name}': tic_tac_toe, connect_four, othello, hex, \
-                     game2048, rolit, chinese_checkers, take, pig, quoridor, oh_hell"
+                     game2048, rolit, chinese_checkers, take, pig, quoridor, oh_hell, \
+                     hearts"
                 )));
             }
         };
@@ -541,6 +549,7 @@ impl Kind {
             Kind::Pig(g) => s.search(g),
             Kind::Quoridor(g) => s.search(&mut **g),
             Kind::OhHell(g) => s.search(g),
+            Kind::Hearts(g) => s.search(&mut **g),
         }
     }
 }
