@@ -294,7 +294,10 @@ impl Ismcts {
                 own_playout = false;
                 let players = self.convert.scoring.players;
                 scores[..players].fill(0);
-                if g.playout(self.rng.next_u64(), &mut scores[..players]) {
+                // The generator moves on only for a game that plays out itself, so that
+                // the others' searches are as before under a seed.
+                if g.playout(self.rng.clone().next_u64(), &mut scores[..players]) {
+                    self.rng.next_u64();
                     self.convert.scoring.check(&scores)?;
                     self.convert.rewards(&scores, &mut reward);
                     break;

@@ -249,10 +249,11 @@ impl<'a, 'o, G: Game> Run<'a, 'o, G> {
             if own && plies == 0 {
                 let players = self.convert.scoring.players;
                 scores[..players].fill(0);
-                if self
-                    .game
-                    .playout(self.rng.next_u64(), &mut scores[..players])
-                {
+                // The generator moves on only for a game that plays out itself, so that
+                // the others' searches are as before under a seed.
+                let seed = self.rng.clone().next_u64();
+                if self.game.playout(seed, &mut scores[..players]) {
+                    self.rng.next_u64();
                     self.convert.scoring.check(&scores)?;
                     self.convert.rewards(&scores, reward);
                     return Ok(());
