@@ -16,6 +16,12 @@
 
 use minimax::search::{Game, GameError, Move};
 
+// Each game file stands alone (shared by path), so a program with two has two copies.
+#[allow(clippy::duplicate_mod)]
+#[path = "../common/splitmix.rs"]
+mod splitmix;
+use splitmix::mix;
+
 const PLAYERS: usize = 4;
 const ALL: u64 = (1 << 52) - 1;
 const NONE: u8 = u8::MAX;
@@ -46,14 +52,6 @@ pub struct Hearts {
     /// The leader of each trick.
     leaders: [u8; 14],
     points: [u8; 4],
-}
-
-/// SplitMix64, for samples.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 fn suit(card: u8) -> u8 {

@@ -12,6 +12,12 @@
 
 use minimax::search::{Game, GameError, Move};
 
+// Each game file stands alone (shared by path), so a program with two has two copies.
+#[allow(clippy::duplicate_mod)]
+#[path = "../common/splitmix.rs"]
+mod splitmix;
+use splitmix::{SplitMix, below};
+
 /// A position of Pig.
 #[derive(Clone, Debug)]
 pub struct Pig {
@@ -169,7 +175,7 @@ impl Game for Pig {
                     break;
                 }
             }
-            match below(r as u32 as u64, self.faces) {
+            match below(r << 32, self.faces) {
                 0 => (total, mover) = (0, next(mover, self.players)),
                 k => total += k as i32 + 1,
             }
@@ -186,24 +192,6 @@ impl Game for Pig {
     fn player_bounds(&mut self) -> Option<(i32, i32)> {
         Some((-1, 0))
     }
-}
-
-/// SplitMix64 (Steele, Lea and Flood 2014, as Vigna describes it): the playout's draws.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-/// A number in `0..n` from `r`, below 2^32 (Lemire's multiply-shift).
-fn below(r: u64, n: u32) -> u32 {
-    ((r * n as u64) >> 32) as u32
 }
 
 /// The player after `mover`, without a division.

@@ -24,6 +24,12 @@
 
 use minimax::search::{Game, GameError, Move};
 
+// Each game file stands alone (shared by path), so a program with two has two copies.
+#[allow(clippy::duplicate_mod)]
+#[path = "../common/splitmix.rs"]
+mod splitmix;
+use splitmix::{SplitMix, below};
+
 /// The largest board, cells a side.
 const MAX_SIZE: usize = 9;
 /// Points of the largest board's extended grid: the wall grid with a ring of boundary
@@ -494,22 +500,4 @@ impl Game for Quoridor {
         }
         true
     }
-}
-
-/// SplitMix64 (Steele, Lea and Flood 2014, as Vigna describes it): the playout's draws.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-/// A number in `0..n` from the high half of `r` (Lemire's multiply-shift).
-fn below(r: u64, n: u32) -> u32 {
-    (((r >> 32) * n as u64) >> 32) as u32
 }
