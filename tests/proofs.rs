@@ -6,7 +6,8 @@
 //! position is a hash; it has 2 to 5 moves; it ends at a fixed height (7 to 9 plies) or,
 //! from ply 3, when its hash is 0 mod 11; final scores and evaluations come from hashes
 //! in [-100, 100] (an evaluation with noise in [-10, 10] on top); the bounds are
-//! [-100, 100]; move 0 is noisy at a third of the positions. Half the games transpose
+//! [-100, 100]; move 0 is noisy at a third of the positions. Half the searches cut by
+//! Multi-ProbCut with a fit that cuts eagerly (`eager_fit`). Half the games transpose
 //! (a position is the ply and a sum over the moves played, so that moves played in
 //! another order meet again), and a game passes honestly (the same position, the other
 //! side to move), passes lying (the "pass" plays a real move), or cannot pass.
@@ -18,7 +19,9 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use minimax::search::{Game, GameError, Method, Move, Options, search, search_parallel};
+use minimax::search::{
+    Game, GameError, Method, Move, Options, ProbCut, ProbCutPair, search, search_parallel,
+};
 
 /// The pairs `cargo test` runs, over `SHARDS` tests (both cores busy).
 const SAMPLE: u64 = 20_000;
@@ -279,6 +282,13 @@ impl Combination {
         if self.max_depth {
             o.max_depth = 1 + ((h >> 8) % 11) as u32;
         }
+        // Multi-ProbCut in half the pairs, drawn with the game (not a combination's bit,
+        // so that `SAMPLE` still covers every combination as often): a fit for
+        // every depth from 2 that cuts eagerly (t 0 or 1, sigma 0 to 15, offsets either
+        // way), so that a cut lands wherever a proof could take it in.
+        if (h >> 24) % 2 == 0 {
+            o.probcut = Some(eager_fit(h >> 25));
+        }
         // A third of the searches with a table read it first, at every depth and the
         // leaves, as a Python game's searches do (`table_first`, `table_frontier`).
         if self.table && (h >> 20) % 3 == 0 {
@@ -287,6 +297,32 @@ impl Combination {
         }
         o
     }
+}
+
+/// A ProbCut fit drawn from `h`: for each deep depth 2 to 10, one or two shallower
+/// pairs, slopes 0.5 to 1.5, offsets -10 to 10, sigmas 0 to 15, t 0 or 1.
+fn eager_fit(h: u64) -> ProbCut {
+    let mut fit = ProbCut::default();
+    fit.set_t((h % 2) as f64).unwrap();
+    let mut z = h;
+    for deep in 2..=10u32 {
+        for shallow in [deep - 1, deep.saturating_sub(3)] {
+            z = mix(z);
+            if shallow == 0 || (shallow != deep - 1 && z % 2 == 0) {
+                continue;
+            }
+            let pair = ProbCutPair {
+                deep,
+                shallow,
+                a: 0.5 + (z >> 8) as f64 % 11.0 / 10.0,
+                b: ((z >> 16) % 21) as f64 - 10.0,
+                sigma: ((z >> 24) % 16) as f64,
+                samples: 0,
+            };
+            fit.add(pair).unwrap();
+        }
+    }
+    fit
 }
 
 #[derive(Default, Debug)]

@@ -312,6 +312,8 @@ pub(crate) fn engine_options<'a>(
         time_management: o.time_management,
         quiescence: o.quiescence,
         null_move: o.null_move,
+        // C has no ProbCut yet.
+        probcut: None,
     }
 }
 

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::game::{Game, GameError, Move, ScoreView};
 use super::memory::room;
 use super::options::{Method, Options, Progress};
+use super::probcut::ProbCut;
 use super::value::check_score;
 
 /// Why a search stopped before its end.
@@ -52,6 +53,8 @@ pub(crate) struct Plan {
     pub quiescence: bool,
     /// [`Options::null_move`].
     pub null_move: bool,
+    /// [`Options::probcut`].
+    pub probcut: Option<ProbCut>,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -118,6 +121,7 @@ impl Plan {
             time_management: opts.time_management,
             quiescence: opts.quiescence,
             null_move: opts.null_move,
+            probcut: opts.probcut,
             side_view: false,
             start: Instant::now(),
         }

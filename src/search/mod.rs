@@ -37,6 +37,7 @@
 mod abdada;
 pub mod batched;
 pub mod best_reply;
+mod calibrate;
 mod chance;
 mod engine;
 mod game;
@@ -53,16 +54,21 @@ pub mod paranoid;
 pub mod pimc;
 mod player_scores;
 mod pool;
+mod probcut;
 mod pv;
 mod root_player;
 mod stack;
 mod table;
 mod value;
 
+pub use calibrate::{
+    CalibrateOptions, Calibration, calibrate_probcut, calibrate_probcut_positions, default_pairs,
+};
 pub use chance::ANY_OUTCOME;
 pub use game::{Fork, Game, GameError, Move, ScoreView};
 pub use options::{FewerThreads, Method, Options, Progress, SearchResult, SearchStats};
 pub use parallel::MAX_THREADS;
+pub use probcut::{DEFAULT_T, MAX_PAIRS, ProbCut, ProbCutError, ProbCutPair};
 pub use table::Table;
 
 use limits::Plan;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::game::Move;
 use super::kept::OwnTable;
+use super::probcut::ProbCut;
 use super::table::Table;
 
 /// Which search to run.
@@ -158,6 +159,15 @@ pub struct Options<'a> {
     /// Never twice in a row, at the root, or in an exact solve; a cut-off it makes is
     /// never taken as proven.
     pub null_move: bool,
+    /// Multi-ProbCut (default `None`): with a fit calibrated on the game
+    /// ([`calibrate_probcut`](super::calibrate_probcut), or read back with
+    /// [`ProbCut::from_text`]), a node of a depth-limited alpha-beta or PVS search whose
+    /// depth has pairs in the fit first searches itself shallower with a null window
+    /// around the bound the fit predicts, and is cut off when that search holds it
+    /// (`engine/probcut.rs`). Deeper in the same time, at the risk the fit's `t` sets.
+    /// Never at the root or in an exact solve; a cut-off it makes is never taken as
+    /// proven.
+    pub probcut: Option<ProbCut>,
 }
 
 impl Default for Options<'_> {
@@ -184,6 +194,7 @@ impl Default for Options<'_> {
             time_management: false,
             quiescence: false,
             null_move: false,
+            probcut: None,
         }
     }
 }

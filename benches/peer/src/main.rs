@@ -538,6 +538,7 @@ fn main() {
     let (mut dir, mut n, mut n_exact) = ("../shared/data/connect4".to_string(), 20, 50);
     let (mut match_ms, mut games, mut seed, mut depths) = (None, 400, 1, [0, 0]);
     let mut ablation = false;
+    let mut rows = Vec::new();
     let mut arena = "connect4".to_string();
     let mut who = [
         matches::Who::Ours(matches::Tune::TODAY),
@@ -553,6 +554,7 @@ fn main() {
             "--games" => games = value().parse().expect("a count"),
             "--seed" => seed = value().parse().expect("a seed"),
             "--ablation" => ablation = true,
+            "--rows" => rows = value().split(',').map(String::from).collect(),
             "--game" => arena = value(),
             "--first" => who[0] = who_of(&value()),
             "--second" => who[1] = who_of(&value()),
@@ -563,15 +565,15 @@ fn main() {
             }
             _ => panic!(
                 "usage: peer-bench [--data DIR] [--positions N] [--exact N] \\
-                 [--ablation [--game G] [--games N]] [--match MS [--game connect4|othello|breakthrough] [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
+                 [--ablation [--game G] [--games N] [--rows P,Q]] [--match MS [--game connect4|othello|breakthrough] [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
             ),
         }
     }
     if ablation {
         match arena.as_str() {
-            "connect4" => matches::ablation::<Board>(games, seed),
-            "othello" => matches::ablation::<othello::Othello>(games, seed),
-            "breakthrough" => matches::ablation::<breakthrough::Breakthrough>(games, seed),
+            "connect4" => matches::ablation::<Board>(games, seed, &rows),
+            "othello" => matches::ablation::<othello::Othello>(games, seed, &rows),
+            "breakthrough" => matches::ablation::<breakthrough::Breakthrough>(games, seed, &rows),
             _ => panic!("a game: connect4, othello or breakthrough"),
         }
         return;

@@ -16,7 +16,9 @@
 
 use std::time::{Duration, Instant};
 
-use ours::search::{Game, Method, Options, Table, search};
+use ours::search::{
+    CalibrateOptions, DEFAULT_T, Game, Method, Options, ProbCut, Table, calibrate_probcut, search,
+};
 use peer::Evaluator;
 
 use super::{Board, Eval, HEIGHT, WIDTH};
@@ -53,6 +55,8 @@ pub trait Arena: Game + Clone {
     fn plies_left(&self) -> u32;
     /// The depths the ablation searches to (a few seconds each over 20 openings).
     const ABLATION_DEPTHS: [u32; 2] = [8, 10];
+    /// The deepest depth of a ProbCut fit's calibration (`fit_for`).
+    const FIT_DEPTH: u32 = 10;
 }
 
 /// The table memory each player gets.
@@ -164,6 +168,9 @@ pub struct Tune {
     pub time_management: bool,
     pub quiescence: bool,
     pub null_move: bool,
+    /// Multi-ProbCut's confidence `t`, when it is on (its fit calibrated for the game and
+    /// the other settings: `fit_for`).
+    pub probcut: Option<f64>,
 }
 
 impl Tune {
@@ -175,10 +182,12 @@ impl Tune {
         time_management: false,
         quiescence: false,
         null_move: false,
+        probcut: None,
     };
 
     /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`,
-    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`).
+    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`, and `probcut` or `probcut=T`
+    /// for Multi-ProbCut at confidence `T`).
     pub fn parse(name: &str) -> Option<Tune> {
         let mut t = Tune::TODAY;
         for part in name.split('+') {
@@ -191,11 +200,102 @@ impl Tune {
                 "time" => t.time_management = true,
                 "quiescence" => t.quiescence = true,
                 "null" => t.null_move = true,
-                _ => return None,
+                "probcut" => t.probcut = Some(DEFAULT_T),
+                _ => match part.strip_prefix("probcut=") {
+                    Some(v) => t.probcut = Some(v.parse().ok()?),
+                    None => return None,
+                },
             }
         }
         Some(t)
     }
+
+    /// The engine's options at this setting (PVS with deepening), with `fit` for
+    /// ProbCut.
+    pub fn options<'a>(&self, fit: Option<ProbCut>) -> Options<'a> {
+        Options {
+            killer_moves: self.killer_moves,
+            history_order: self.history_order,
+            late_move_reductions: self.late_move_reductions,
+            aspiration_windows: self.aspiration_windows,
+            time_management: self.time_management,
+            quiescence: self.quiescence,
+            null_move: self.null_move,
+            probcut: fit,
+            method: Method::Pvs,
+            iterative_deepening: true,
+            ..Options::default()
+        }
+    }
+
+    /// The settings a ProbCut fit is calibrated with: these, without ProbCut and the
+    /// ones that change no value (time, aspiration), named for its file.
+    fn fit_name(&self) -> String {
+        let mut parts = Vec::new();
+        for (on, name) in [
+            (self.killer_moves, "killers"),
+            (self.history_order, "history"),
+            (self.late_move_reductions, "lmr"),
+            (self.quiescence, "quiescence"),
+            (self.null_move, "null"),
+        ] {
+            if on {
+                parts.push(name);
+            }
+        }
+        if parts.is_empty() {
+            parts.push("today");
+        }
+        parts.join("+")
+    }
+}
+
+/// Where fits are kept between runs (`PROBCUT_DIR`, default `build/probcut`).
+fn fit_dir() -> std::path::PathBuf {
+    std::env::var_os("PROBCUT_DIR").map_or_else(|| "build/probcut".into(), Into::into)
+}
+
+/// The ProbCut fit a setting uses on `G`: read from its file if a run made it before,
+/// else calibrated by the engine's self-play from the start (8 games, depths to
+/// `G::FIT_DEPTH`, seed 1) and kept there; its `t` the setting's.
+pub fn fit_for<G: Arena>(tune: &Tune) -> Option<ProbCut> {
+    let t = tune.probcut?;
+    let dir = fit_dir();
+    let path = dir.join(format!(
+        "{}-{}.txt",
+        G::NAME.to_lowercase().replace(' ', "_"),
+        tune.fit_name()
+    ));
+    let mut fit = match std::fs::read_to_string(&path) {
+        Ok(text) => ProbCut::from_text(&text).expect("a fit written by this program"),
+        Err(_) => {
+            let began = Instant::now();
+            let settings = Tune {
+                probcut: None,
+                ..*tune
+            }
+            .options(None);
+            let opts = CalibrateOptions {
+                max_depth: G::FIT_DEPTH,
+                ..CalibrateOptions::default()
+            };
+            let c = calibrate_probcut(&mut G::start(), &settings, &opts).expect("a legal game");
+            eprintln!(
+                "calibrated a ProbCut fit for {} ({}) in {:.1} s from {} positions ({} used): {}",
+                G::NAME,
+                tune.fit_name(),
+                began.elapsed().as_secs_f64(),
+                c.positions,
+                c.used,
+                path.display()
+            );
+            std::fs::create_dir_all(&dir).expect("the fits' directory");
+            std::fs::write(&path, c.fit.to_text()).expect("the fit's file");
+            c.fit
+        }
+    };
+    fit.set_t(t).expect("a finite t of at least 0");
+    Some(fit)
 }
 
 /// Who plays: the engine at some settings, or minimax-rs at some.
@@ -234,14 +334,14 @@ impl TheirTune {
 }
 
 enum Player<G: Arena> {
-    Ours(Box<Table>, Tune),
+    Ours(Box<Table>, Tune, Option<ProbCut>),
     Theirs(Box<peer::IterativeSearch<G::Peer>>, TheirTune),
 }
 
 impl<G: Arena> Player<G> {
     fn new_game(&mut self) {
         match self {
-            Player::Ours(t, _) => t.clear(),
+            Player::Ours(t, ..) => t.clear(),
             Player::Theirs(s, tune) => **s = theirs::<G>(*tune),
         }
     }
@@ -250,21 +350,12 @@ impl<G: Arena> Player<G> {
     /// that chose it.
     fn choose(&mut self, b: &G, limit: Duration, depth: u32) -> (u8, u32) {
         match self {
-            Player::Ours(table, tune) => {
+            Player::Ours(table, tune, fit) => {
                 let mut opts = Options {
-                    killer_moves: tune.killer_moves,
-                    history_order: tune.history_order,
-                    late_move_reductions: tune.late_move_reductions,
-                    aspiration_windows: tune.aspiration_windows,
-                    time_management: tune.time_management,
-                    quiescence: tune.quiescence,
-                    null_move: tune.null_move,
-                    method: Method::Pvs,
-                    iterative_deepening: true,
                     table: Some(table),
                     time_limit: (depth == 0).then_some(limit),
                     max_depth: if depth == 0 { u32::MAX } else { depth },
-                    ..Options::default()
+                    ..tune.options(*fit)
                 };
                 let r = search(&mut b.clone(), &mut opts).expect("a legal game");
                 (r.best_move.expect("a move") as u8, r.depth)
@@ -345,9 +436,11 @@ fn game<G: Arena>(
 pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [Who; 2]) {
     let limit = Duration::from_millis(ms);
     let player = |w: Who| match w {
-        Who::Ours(tune) => {
-            Player::<G>::Ours(Box::new(Table::new(TABLE_BYTES).expect("a table")), tune)
-        }
+        Who::Ours(tune) => Player::<G>::Ours(
+            Box::new(Table::new(TABLE_BYTES).expect("a table")),
+            tune,
+            fit_for::<G>(&tune),
+        ),
         Who::MinimaxRs(tune) => Player::Theirs(Box::new(theirs::<G>(tune)), tune),
     };
     let mut players = [player(who[0]), player(who[1])];
@@ -451,7 +544,7 @@ fn targets(game: &str, ms: u64, who: [Who; 2], games: usize, score: f64, first: 
 }
 
 /// The enhancements one at a time and together, for the ablation.
-const ABLATION: [&str; 9] = [
+const ABLATION: [&str; 11] = [
     "today",
     "killers",
     "history",
@@ -461,13 +554,16 @@ const ABLATION: [&str; 9] = [
     "null",
     "killers+history+lmr+aspiration+quiescence+null",
     "lmr+quiescence+null",
+    "probcut",
+    "lmr+probcut",
 ];
 
 /// Nodes of PVS to two depths (8 and 10 unless the game says; a 16 MiB table, emptied
 /// for each position) from
 /// `positions` seeded openings, with each enhancement: what it saves or costs on this
-/// game at equal depth (time management aside: it changes no node count).
-pub fn ablation<G: Arena>(positions: usize, seed: u64) {
+/// game at equal depth (time management aside: it changes no node count). `rows` names
+/// the settings to measure beside `today` (none: all of `ABLATION`).
+pub fn ablation<G: Arena>(positions: usize, seed: u64, rows: &[String]) {
     let mut rng = Rng(seed);
     let openings: Vec<G> = (0..positions).map(|_| opening(&mut rng)).collect();
     let mut table = Table::new(TABLE_BYTES).expect("a table");
@@ -476,24 +572,25 @@ pub fn ablation<G: Arena>(positions: usize, seed: u64) {
         G::NAME
     );
     let mut base = [0u64; 2];
-    for name in ABLATION {
+    let rows: Vec<&str> = match rows {
+        [] => ABLATION.to_vec(),
+        _ => std::iter::once("today")
+            .chain(rows.iter().map(String::as_str))
+            .collect(),
+    };
+    for name in rows {
         let tune = Tune::parse(name).expect("a setting");
+        let fit = fit_for::<G>(&tune);
         let mut line = format!("  {name:<32}");
         for (k, depth) in G::ABLATION_DEPTHS.into_iter().enumerate() {
             let mut total = 0;
             for b in &openings {
                 table.clear();
                 let mut o = Options {
-                    method: Method::Pvs,
                     max_depth: depth,
                     table: Some(&mut table),
-                    killer_moves: tune.killer_moves,
-                    history_order: tune.history_order,
-                    late_move_reductions: tune.late_move_reductions,
-                    aspiration_windows: tune.aspiration_windows,
-                    quiescence: tune.quiescence,
-                    null_move: tune.null_move,
-                    ..Options::default()
+                    time_management: false,
+                    ..tune.options(fit)
                 };
                 total += search(&mut b.clone(), &mut o)
                     .expect("a legal game")

@@ -13,6 +13,7 @@ mod deepening;
 mod node;
 mod null_move;
 mod ordering;
+mod probcut;
 mod quiescence;
 mod root;
 
@@ -115,11 +116,12 @@ pub(crate) fn run_thread<'a, G: Game>(
 ) -> Result<Outcome, GameError> {
     let buffers = SCRATCH.with(|s| s.take());
     // A search that never goes `stack::EVERY` plies deep never looks at its stack. (The
-    // lean node does not reduce late moves, quiesce or pass.)
+    // lean node does not reduce late moves, quiesce, pass or cut by ProbCut.)
     let lean = table.is_none()
         && team.is_none()
         && plan.max_depth <= stack::EVERY
-        && !(plan.late_move_reductions || plan.quiescence || plan.null_move);
+        && !(plan.late_move_reductions || plan.quiescence || plan.null_move)
+        && plan.probcut.is_none();
     let (result, mut buffers) = match (lean, plan.method) {
         (true, Method::AlphaBeta) => {
             run_engine::<G, true, ALPHA_BETA>(game, plan, stop, progress, table, team, buffers)

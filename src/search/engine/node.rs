@@ -301,6 +301,17 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 return cut.map(|v| v.expect("a cut-off's value"));
             }
         }
+        if !LEAN && self.plan.probcut.is_some() && listed.is_ok() {
+            // As for a pass: the list goes back to its slot while the node searches
+            // itself shallower at this ply.
+            self.moves[p] = moves;
+            let cut = self.probcut(depth, ply, max_side, alpha, beta);
+            moves = std::mem::take(&mut self.moves[p]);
+            if !matches!(cut, Ok(None)) {
+                self.moves[p] = moves;
+                return cut.map(|v| v.expect("a cut-off's value"));
+            }
+        }
         let searched = match listed {
             Err(e) => Err(e.into()),
             Ok(()) if moves.is_empty() => Err(GameError::NoMovesNotOver.into()),

@@ -65,6 +65,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 // Unproven only by trials: the next iterations go without them.
                 self.plan.null_move = false;
                 self.plan.late_move_reductions = false;
+                self.plan.probcut = None;
             }
             iterations.completed(v, self.plan.start.elapsed().saturating_sub(began));
             result.pv = self.pv.to_vec(0)?;

@@ -1,0 +1,319 @@
+//! Calibrating Multi-ProbCut's fit (`probcut.rs`) on the user's own game: each position
+//! is searched with deepening to the deepest depth asked for, and each completed
+//! iteration's value is a sample of that depth's value; a least-squares line per depth
+//! pair then predicts the deep value from the shallow one (Buro 1997 fits his pairs so,
+//! on positions of the game at hand).
+//!
+//! The positions are the program's own, or those of the engine's self-play from the
+//! game's current position: a few seeded random plies, then the move each position's
+//! calibration search chose, until the game ends or a search proves its result. A
+//! position whose search proves its value is left out (a proof is not a heuristic value).
+//! Everything is seeded and bounded by depths and node counts, never the clock: one
+//! calibration gives the same fit on every machine.
+
+use super::engine;
+use super::game::{Game, GameError, Move};
+use super::mcts::rng::Rng;
+use super::options::{Method, Options};
+use super::probcut::{ProbCut, ProbCutPair};
+use super::table::Table;
+
+/// How a fit is calibrated ([`calibrate_probcut`](super::calibrate_probcut)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CalibrateOptions {
+    /// The depth pairs `(deep, shallow)` to fit; empty for [`default_pairs`] up to
+    /// `max_depth`.
+    pub pairs: Vec<(u32, u32)>,
+    /// The deepest search (default 10): the deepest depth of the default pairs.
+    pub max_depth: u32,
+    /// The fit's confidence, in sigmas (default [`DEFAULT_T`](super::DEFAULT_T)).
+    pub t: f64,
+    /// Self-play games (default 8), when no positions are given.
+    pub games: u32,
+    /// Random plies at the start of each self-play game (default 6), seeded.
+    pub random_plies: u32,
+    /// The most plies of a self-play game after its random ones (default 200).
+    pub max_plies: u32,
+    /// The random plies' seed (default 1).
+    pub seed: u64,
+    /// The most nodes one position's search may visit (default 0: no limit); a search
+    /// stopped by it gives the depths it completed.
+    pub node_limit: u64,
+    /// The table's size for each position's search, emptied between positions (default
+    /// 16 MiB).
+    pub table_bytes: usize,
+}
+
+impl Default for CalibrateOptions {
+    fn default() -> Self {
+        CalibrateOptions {
+            pairs: Vec::new(),
+            max_depth: 10,
+            t: super::probcut::DEFAULT_T,
+            games: 8,
+            random_plies: 6,
+            max_plies: 200,
+            seed: 1,
+            node_limit: 0,
+            table_bytes: 16 << 20,
+        }
+    }
+}
+
+/// The pairs fitted unless others are asked for: for each deep depth from 3 to
+/// `max_depth`, the shallow depth about half as deep with the same parity (an odd
+/// depth's value and an even one's differ by the side that moved last, as in Othello).
+pub fn default_pairs(max_depth: u32) -> Vec<(u32, u32)> {
+    (3..=max_depth)
+        .map(|deep| {
+            let half = deep / 2;
+            let shallow = if half % 2 == deep % 2 { half } else { half - 1 };
+            (deep, shallow.max(1))
+        })
+        .collect()
+}
+
+/// Each position's values by depth, side to move's view; index 0 unused.
+struct Samples(Vec<Vec<Option<f64>>>);
+
+/// The fit of `opts`'s pairs over the samples (a pair with too few samples, or no
+/// usable line, is left out). Robustly: samples far from the others (past 10 median
+/// absolute deviations from the median, in either depth's value) are dropped first, then
+/// those past 4 sigmas of the line, until none is. A value near a won or lost end is a
+/// final score's, not a heuristic's, and would pull the line and its spread far off.
+fn fit(samples: &Samples, opts: &CalibrateOptions) -> ProbCut {
+    let mut fit = ProbCut::default();
+    if fit.set_t(opts.t).is_err() {
+        return fit;
+    }
+    for (deep, shallow) in pairs(opts) {
+        let points: Vec<(f64, f64)> = samples
+            .0
+            .iter()
+            .filter_map(|v| {
+                let at = |d: u32| *v.get(d as usize)?;
+                Some((at(shallow)?, at(deep)?))
+            })
+            .collect();
+        let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
+        let (near_x, near_y) = (near(&xs), near(&ys));
+        let mut kept: Vec<(f64, f64)> = points
+            .into_iter()
+            .filter(|&(x, y)| near_x(x) && near_y(y))
+            .collect();
+        let mut line = ProbCutPair::fit(deep, shallow, &kept);
+        while let Some(p) = line {
+            let before = kept.len();
+            kept.retain(|&(x, y)| (y - p.a * x - p.b).abs() <= 4.0 * p.sigma);
+            if kept.len() == before {
+                break;
+            }
+            line = ProbCutPair::fit(deep, shallow, &kept);
+        }
+        if let Some(pair) = line {
+            // Too many pairs, or a duplicate: the first ones asked for are kept.
+            let _ = fit.add(pair);
+        }
+    }
+    fit
+}
+
+/// Whether a value is within 10 median absolute deviations of the median of `values`.
+fn near(values: &[f64]) -> impl Fn(f64) -> bool {
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    };
+    let m = median(&mut values.to_vec());
+    let mad = median(&mut values.iter().map(|v| (v - m).abs()).collect());
+    move |v| (v - m).abs() <= 10.0 * mad.max(1.0)
+}
+
+fn pairs(opts: &CalibrateOptions) -> Vec<(u32, u32)> {
+    if opts.pairs.is_empty() {
+        default_pairs(opts.max_depth)
+    } else {
+        opts.pairs.clone()
+    }
+}
+
+/// The deepest depth any pair needs.
+fn deepest(opts: &CalibrateOptions) -> u32 {
+    pairs(opts).iter().map(|p| p.0).max().unwrap_or(0)
+}
+
+/// A calibration: the fit, and the positions it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    /// The fit.
+    pub fit: ProbCut,
+    /// Positions searched.
+    pub positions: u32,
+    /// Of them, those whose values were used (not proven).
+    pub used: u32,
+}
+
+/// One position's search: its values by depth from the side to move's view (index 0
+/// unused), whether it proved the position's value, and its best move.
+struct Sampled {
+    values: Vec<Option<f64>>,
+    proven: bool,
+    best: Option<Move>,
+}
+
+/// Searches the position to the deepest depth the pairs need.
+fn sample<G: Game>(
+    game: &mut G,
+    settings: &Options<'_>,
+    opts: &CalibrateOptions,
+    table: &mut Table,
+) -> Result<Sampled, GameError> {
+    let depth = deepest(opts);
+    let sign = if game.max_to_move().unwrap_or(true) {
+        1.0
+    } else {
+        -1.0
+    };
+    let mut values = vec![None; depth as usize + 1];
+    let mut record = |p: &super::options::Progress| {
+        if let Some(v) = values.get_mut(p.depth as usize) {
+            *v = Some(sign * p.value as f64);
+        }
+    };
+    table.clear();
+    let method = match settings.method {
+        Method::AlphaBeta => Method::AlphaBeta,
+        _ => Method::Pvs,
+    };
+    let mut o = Options {
+        method,
+        max_depth: depth,
+        iterative_deepening: true,
+        table: Some(table),
+        node_limit: opts.node_limit,
+        progress: Some(&mut record),
+        max_at_root: true,
+        killer_moves: settings.killer_moves,
+        history_order: settings.history_order,
+        late_move_reductions: settings.late_move_reductions,
+        quiescence: settings.quiescence,
+        null_move: settings.null_move,
+        ..Options::default()
+    };
+    let result = engine::search(game, &mut o)?;
+    Ok(Sampled {
+        values,
+        proven: result.proven,
+        best: result.best_move,
+    })
+}
+
+/// Calibrates a fit from the positions given, searched as `settings` says (its method,
+/// alpha-beta or PVS, and its enhancements; its limits, table and callbacks are not
+/// used).
+pub fn calibrate_probcut_positions<G: Game>(
+    positions: &mut [G],
+    settings: &Options<'_>,
+    opts: &CalibrateOptions,
+) -> Result<Calibration, GameError> {
+    let mut table = Table::new(opts.table_bytes).ok_or(GameError::OutOfMemory)?;
+    let mut samples = Samples(Vec::new());
+    for game in positions.iter_mut() {
+        if game.outcome().is_some() {
+            continue;
+        }
+        let s = sample(game, settings, opts, &mut table)?;
+        if !s.proven {
+            samples.0.push(s.values);
+        }
+    }
+    Ok(Calibration {
+        fit: fit(&samples, opts),
+        positions: positions.len() as u32,
+        used: samples.0.len() as u32,
+    })
+}
+
+/// Calibrates a fit by the engine's self-play from `game`'s position, which is left as
+/// it was; searched as in [`calibrate_probcut_positions`].
+pub fn calibrate_probcut<G: Game>(
+    game: &mut G,
+    settings: &Options<'_>,
+    opts: &CalibrateOptions,
+) -> Result<Calibration, GameError> {
+    let mut table = Table::new(opts.table_bytes).ok_or(GameError::OutOfMemory)?;
+    let mut samples = Samples(Vec::new());
+    let mut rng = Rng::new(opts.seed);
+    let (mut line, mut moves) = (Vec::new(), Vec::new());
+    let mut positions = 0;
+    let mut played = Ok(());
+    for _ in 0..opts.games {
+        played = self_play_game(
+            game,
+            settings,
+            opts,
+            &mut table,
+            &mut rng,
+            (&mut line, &mut moves),
+            &mut samples,
+            &mut positions,
+        );
+        while let Some(mv) = line.pop() {
+            game.undo(mv);
+        }
+        if played.is_err() {
+            break;
+        }
+    }
+    played?;
+    Ok(Calibration {
+        fit: fit(&samples, opts),
+        positions,
+        used: samples.0.len() as u32,
+    })
+}
+
+/// One self-play game, its moves left in `line` for the caller to undo.
+#[allow(clippy::too_many_arguments)]
+fn self_play_game<G: Game>(
+    game: &mut G,
+    settings: &Options<'_>,
+    opts: &CalibrateOptions,
+    table: &mut Table,
+    rng: &mut Rng,
+    (line, moves): (&mut Vec<Move>, &mut Vec<Move>),
+    samples: &mut Samples,
+    positions: &mut u32,
+) -> Result<(), GameError> {
+    for _ in 0..opts.random_plies {
+        if game.outcome().is_some() {
+            return Ok(());
+        }
+        if game.is_chance() {
+            return Err(GameError::ChanceNode);
+        }
+        moves.clear();
+        game.moves(moves)?;
+        if moves.is_empty() {
+            return Err(GameError::NoMovesNotOver);
+        }
+        let mv = moves[rng.below(moves.len())];
+        game.play(mv);
+        line.push(mv);
+    }
+    for _ in 0..opts.max_plies {
+        if game.outcome().is_some() {
+            return Ok(());
+        }
+        let s = sample(game, settings, opts, table)?;
+        *positions += 1;
+        if s.proven {
+            return Ok(());
+        }
+        samples.0.push(s.values);
+        let Some(mv) = s.best else { return Ok(()) };
+        game.play(mv);
+        line.push(mv);
+    }
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! Multi-ProbCut (issue 53): its calibration against a least-squares fit written here
+//! over values of plain fixed-depth minimax searches, its cut-offs (fewer nodes to a
+//! depth, and none with a confidence no shallow value can reach), and that an exact solve
+//! never uses it. That a cut never changes a proven value is `tests/proofs.rs`'s, where
+//! half the searches cut with an eager fit.
+
+use minimax::search::{
+    CalibrateOptions, Game, GameError, Method, Move, Options, ProbCut, ProbCutPair,
+    calibrate_probcut, calibrate_probcut_positions, search,
+};
+
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A game without end of three moves a position: each move adds a drawn amount in
+/// [-20, 20] to a running sum (MAX's gain), and the evaluation is the sum with noise in
+/// [-6, 6], so that deeper values follow shallower ones, not exactly.
+struct PathSum {
+    hash: u64,
+    sum: i64,
+    line: Vec<(u64, i64)>,
+    /// The game ends at this many plies (for self-play), or never (`usize::MAX`).
+    length: usize,
+}
+
+impl PathSum {
+    fn new(seed: u64) -> PathSum {
+        PathSum {
+            hash: mix(seed),
+            sum: 0,
+            line: Vec::new(),
+            length: usize::MAX,
+        }
+    }
+}
+
+impl Game for PathSum {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        out.extend(0..3);
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) {
+        self.line.push((self.hash, self.sum));
+        self.hash = mix(self.hash ^ (mv as u64 + 1));
+        self.sum += (mix(self.hash) % 41) as i64 - 20;
+    }
+    fn undo(&mut self, _: Move) {
+        (self.hash, self.sum) = self.line.pop().expect("a move to undo");
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        (self.line.len() >= self.length).then_some(self.sum.signum() as i32)
+    }
+    fn evaluate(&mut self) -> i32 {
+        (self.sum + (mix(self.hash ^ 0xE7A1) % 13) as i64 - 6) as i32
+    }
+}
+
+/// The value of plain minimax at a fixed depth, MAX's view.
+fn minimax(game: &mut PathSum, depth: u32) -> i32 {
+    let mut o = Options {
+        method: Method::Minimax,
+        max_depth: depth,
+        iterative_deepening: false,
+        table_bytes: 0,
+        ..Options::default()
+    };
+    search(game, &mut o).unwrap().value
+}
+
+/// The least-squares line through `(x, y)` and the spread of its residuals, written here
+/// from the textbook formulas.
+fn least_squares(points: &[(f64, f64)]) -> (f64, f64, f64) {
+    let n = points.len() as f64;
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y));
+    let (sxx, sxy) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x * x, b + x * y));
+    let a = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    let b = (sy - a * sx) / n;
+    let rss: f64 = points.iter().map(|&(x, y)| (y - a * x - b).powi(2)).sum();
+    (a, b, (rss / (n - 2.0)).sqrt())
+}
+
+#[test]
+fn calibration_fits_the_values_of_fixed_depth_searches() {
+    let pairs = vec![(4, 2), (5, 1), (6, 2)];
+    let mut positions: Vec<PathSum> = (0..40).map(PathSum::new).collect();
+    let opts = CalibrateOptions {
+        pairs: pairs.clone(),
+        ..CalibrateOptions::default()
+    };
+    let settings = Options {
+        method: Method::AlphaBeta,
+        ..Options::default()
+    };
+    let c = calibrate_probcut_positions(&mut positions, &settings, &opts).unwrap();
+    assert_eq!((c.positions, c.used), (40, 40));
+    assert_eq!(c.fit.pairs().len(), 3);
+    for (pair, (deep, shallow)) in c.fit.pairs().iter().zip(pairs) {
+        let points: Vec<(f64, f64)> = positions
+            .iter_mut()
+            .map(|g| (minimax(g, shallow) as f64, minimax(g, deep) as f64))
+            .collect();
+        let (a, b, sigma) = least_squares(&points);
+        // Every position's values were kept (none is an outlier here).
+        assert_eq!((pair.deep, pair.shallow, pair.samples), (deep, shallow, 40));
+        assert!((pair.a - a).abs() < 1e-9, "{pair:?} against {a}");
+        assert!((pair.b - b).abs() < 1e-9, "{pair:?} against {b}");
+        assert!(
+            (pair.sigma - sigma).abs() < 1e-9,
+            "{pair:?} against {sigma}"
+        );
+        assert!(
+            pair.a > 0.3,
+            "deeper values follow shallower ones: {pair:?}"
+        );
+    }
+    assert!(
+        positions.iter().all(|g| g.line.is_empty()),
+        "positions left as they were"
+    );
+}
+
+#[test]
+fn self_play_calibration_leaves_the_game_and_repeats_itself() {
+    let mut game = PathSum::new(7);
+    game.length = 30;
+    let opts = CalibrateOptions {
+        max_depth: 6,
+        games: 3,
+        random_plies: 4,
+        ..CalibrateOptions::default()
+    };
+    let settings = Options::default();
+    let once = calibrate_probcut(&mut game, &settings, &opts).unwrap();
+    assert!(game.line.is_empty(), "the game is back at its start");
+    let again = calibrate_probcut(&mut game, &settings, &opts).unwrap();
+    assert_eq!(once, again);
+    // 26 plies a game after the random ones; the last few are proven (the end is within
+    // reach) and end the game's samples.
+    assert!(once.positions > 60 && once.positions <= 78, "{once:?}");
+    let depths: Vec<(u32, u32)> = once
+        .fit
+        .pairs()
+        .iter()
+        .map(|p| (p.deep, p.shallow))
+        .collect();
+    assert_eq!(depths, [(3, 1), (4, 2), (5, 1), (6, 2)]);
+    let other = calibrate_probcut(&mut game, &settings, &CalibrateOptions { seed: 2, ..opts });
+    assert_ne!(once, other.unwrap(), "the seed draws other random plies");
+}
+
+/// A fit for depths 3 to 8 from the shallow depth 2 below, line `v_deep = v_shallow`.
+fn fit_with(t: f64, sigma: f64) -> ProbCut {
+    let mut fit = ProbCut::default();
+    fit.set_t(t).unwrap();
+    for deep in 3..=8 {
+        fit.add(ProbCutPair {
+            deep,
+            shallow: deep - 2,
+            a: 1.0,
+            b: 0.0,
+            sigma,
+            samples: 0,
+        })
+        .unwrap();
+    }
+    fit
+}
+
+fn nodes_and_value(method: Method, probcut: Option<ProbCut>, seed: u64) -> (u64, i32) {
+    let mut game = PathSum::new(seed);
+    let mut o = Options {
+        method,
+        max_depth: 8,
+        probcut,
+        ..Options::default()
+    };
+    let r = search(&mut game, &mut o).unwrap();
+    (r.stats.nodes, r.value)
+}
+
+#[test]
+fn cuts_save_nodes_and_a_confidence_out_of_reach_cuts_nothing() {
+    let (mut plain, mut cut, mut eager, mut never) = (0, 0, 0, 0);
+    for seed in 0..10 {
+        let (n, v) = nodes_and_value(Method::Pvs, None, seed);
+        let (n_cut, _) = nodes_and_value(Method::Pvs, Some(fit_with(1.0, 8.0)), seed);
+        let (n_eager, _) = nodes_and_value(Method::Pvs, Some(fit_with(0.0, 0.0)), seed);
+        // No shallow value reaches a bound 1e12 sigmas out: the shallow searches cost
+        // nodes, and the value is the plain search's.
+        let (n_never, v_never) = nodes_and_value(Method::Pvs, Some(fit_with(1e12, 8.0)), seed);
+        assert_eq!(v_never, v, "seed {seed}");
+        (plain, cut, never) = (plain + n, cut + n_cut, never + n_never);
+        eager += n_eager;
+    }
+    assert!(cut < plain, "cuts: {cut} nodes against {plain}");
+    assert!(
+        eager * 3 < plain * 2,
+        "eager cuts: {eager} nodes against {plain}"
+    );
+    assert!(
+        never > plain,
+        "shallow searches that never cut: {never} against {plain}"
+    );
+}
+
+#[test]
+fn an_exact_solve_never_cuts() {
+    for seed in 0..5 {
+        let plain = nodes_and_value(Method::Exact, None, seed);
+        let with = nodes_and_value(Method::Exact, Some(fit_with(0.0, 0.0)), seed);
+        assert_eq!(plain, with, "seed {seed}");
+    }
+}
