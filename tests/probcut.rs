@@ -25,6 +25,8 @@ struct PathSum {
     line: Vec<(u64, i64)>,
     /// The game ends at this many plies (for self-play), or never (`usize::MAX`).
     length: usize,
+    /// Whether its stage is its plies over 10 (else 0).
+    staged: bool,
 }
 
 impl PathSum {
@@ -34,6 +36,7 @@ impl PathSum {
             sum: 0,
             line: Vec::new(),
             length: usize::MAX,
+            staged: false,
         }
     }
 }
@@ -56,6 +59,13 @@ impl Game for PathSum {
     }
     fn evaluate(&mut self) -> i32 {
         (self.sum + (mix(self.hash ^ 0xE7A1) % 13) as i64 - 6) as i32
+    }
+    fn stage(&mut self) -> u32 {
+        if self.staged {
+            (self.line.len() / 10) as u32
+        } else {
+            0
+        }
     }
 }
 
@@ -130,10 +140,10 @@ fn calibration_fits_the_values_of_fixed_depth_searches() {
 #[test]
 fn self_play_calibration_leaves_the_game_and_repeats_itself() {
     let mut game = PathSum::new(7);
-    game.length = 30;
+    (game.length, game.staged) = (30, true);
     let opts = CalibrateOptions {
         max_depth: 6,
-        games: 3,
+        games: 5,
         random_plies: 4,
         ..CalibrateOptions::default()
     };
@@ -142,16 +152,23 @@ fn self_play_calibration_leaves_the_game_and_repeats_itself() {
     assert!(game.line.is_empty(), "the game is back at its start");
     let again = calibrate_probcut(&mut game, &settings, &opts).unwrap();
     assert_eq!(once, again);
-    // 26 plies a game after the random ones; the last few are proven (the end is within
-    // reach) and end the game's samples.
-    assert!(once.positions > 60 && once.positions <= 78, "{once:?}");
-    let depths: Vec<(u32, u32)> = once
+    // Plies 4 to 24 of each game are searched: from 24 the end is within reach, and the
+    // proof ends the game's samples. Stage 0 (plies 4 to 9) has 30 samples, stage 1 (10
+    // to 19) 50, stage 2 (20 to 23) 20: each is fitted apart.
+    assert_eq!((once.positions, once.used), (105, 100), "{once:?}");
+    let pairs: Vec<(u32, u32, u32, u32)> = once
         .fit
         .pairs()
         .iter()
-        .map(|p| (p.deep, p.shallow))
+        .map(|p| (p.stage, p.deep, p.shallow, p.samples))
         .collect();
-    assert_eq!(depths, [(3, 1), (4, 2), (5, 1), (6, 2)]);
+    let mut expected = Vec::new();
+    for (stage, n) in [(0, 30), (1, 50), (2, 20)] {
+        for (deep, shallow) in [(3, 1), (4, 2), (5, 1), (6, 2)] {
+            expected.push((stage, deep, shallow, n));
+        }
+    }
+    assert_eq!(pairs, expected);
     let other = calibrate_probcut(&mut game, &settings, &CalibrateOptions { seed: 2, ..opts });
     assert_ne!(once, other.unwrap(), "the seed draws other random plies");
 }
@@ -162,6 +179,7 @@ fn fit_with(t: f64, sigma: f64) -> ProbCut {
     fit.set_t(t).unwrap();
     for deep in 3..=8 {
         fit.add(ProbCutPair {
+            stage: 0,
             deep,
             shallow: deep - 2,
             a: 1.0,

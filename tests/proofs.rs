@@ -7,7 +7,8 @@
 //! from ply 3, when its hash is 0 mod 11; final scores and evaluations come from hashes
 //! in [-100, 100] (an evaluation with noise in [-10, 10] on top); the bounds are
 //! [-100, 100]; move 0 is noisy at a third of the positions. Half the searches cut by
-//! Multi-ProbCut with a fit that cuts eagerly (`eager_fit`). Half the games transpose
+//! Multi-ProbCut with a fit that cuts eagerly (`eager_fit`), and half (drawn apart) with
+//! enhanced transposition cutoffs. Half the games transpose
 //! (a position is the ply and a sum over the moves played, so that moves played in
 //! another order meet again), and a game passes honestly (the same position, the other
 //! side to move), passes lying (the "pass" plays a real move), or cannot pass.
@@ -289,6 +290,8 @@ impl Combination {
         if (h >> 24) % 2 == 0 {
             o.probcut = Some(eager_fit(h >> 25));
         }
+        // Enhanced transposition cutoffs in half, drawn apart (they need a table).
+        o.enhanced_transposition_cutoffs = (h >> 40) % 2 == 0;
         // A third of the searches with a table read it first, at every depth and the
         // leaves, as a Python game's searches do (`table_first`, `table_frontier`).
         if self.table && (h >> 20) % 3 == 0 {
@@ -312,6 +315,7 @@ fn eager_fit(h: u64) -> ProbCut {
                 continue;
             }
             let pair = ProbCutPair {
+                stage: 0,
                 deep,
                 shallow,
                 a: 0.5 + (z >> 8) as f64 % 11.0 / 10.0,

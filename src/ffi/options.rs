@@ -312,8 +312,9 @@ pub(crate) fn engine_options<'a>(
         time_management: o.time_management,
         quiescence: o.quiescence,
         null_move: o.null_move,
-        // C has no ProbCut yet.
+        // C has no ProbCut or enhanced transposition cutoffs yet.
         probcut: None,
+        enhanced_transposition_cutoffs: false,
     }
 }
 

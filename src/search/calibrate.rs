@@ -73,11 +73,16 @@ pub fn default_pairs(max_depth: u32) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// Each position's values by depth, side to move's view; index 0 unused.
-struct Samples(Vec<Vec<Option<f64>>>);
+/// Each position's stage, and its values by depth, side to move's view (index 0
+/// unused).
+struct Samples(Vec<(u32, Vec<Option<f64>>)>);
 
-/// The fit of `opts`'s pairs over the samples (a pair with too few samples, or no
-/// usable line, is left out). Robustly: samples far from the others (past 10 median
+/// The fewest samples a stage's pair is fitted from: with fewer, that stage is not cut at
+/// that depth.
+pub const MIN_SAMPLES: usize = 20;
+
+/// The fit of `opts`'s pairs over the samples, each stage apart (a pair with fewer than
+/// [`MIN_SAMPLES`] samples at a stage, or no usable line, is left out there). Robustly: samples far from the others (past 10 median
 /// absolute deviations from the median, in either depth's value) are dropped first, then
 /// those past 4 sigmas of the line, until none is. A value near a won or lost end is a
 /// final score's, not a heuristic's, and would pull the line and its spread far off.
@@ -86,36 +91,50 @@ fn fit(samples: &Samples, opts: &CalibrateOptions) -> ProbCut {
     if fit.set_t(opts.t).is_err() {
         return fit;
     }
-    for (deep, shallow) in pairs(opts) {
-        let points: Vec<(f64, f64)> = samples
-            .0
-            .iter()
-            .filter_map(|v| {
-                let at = |d: u32| *v.get(d as usize)?;
-                Some((at(shallow)?, at(deep)?))
-            })
-            .collect();
-        let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
-        let (near_x, near_y) = (near(&xs), near(&ys));
-        let mut kept: Vec<(f64, f64)> = points
-            .into_iter()
-            .filter(|&(x, y)| near_x(x) && near_y(y))
-            .collect();
-        let mut line = ProbCutPair::fit(deep, shallow, &kept);
-        while let Some(p) = line {
-            let before = kept.len();
-            kept.retain(|&(x, y)| (y - p.a * x - p.b).abs() <= 4.0 * p.sigma);
-            if kept.len() == before {
-                break;
+    let mut stages: Vec<u32> = samples.0.iter().map(|s| s.0).collect();
+    stages.sort_unstable();
+    stages.dedup();
+    for stage in stages {
+        for (deep, shallow) in pairs(opts) {
+            if let Some(pair) = fit_pair(samples, stage, deep, shallow) {
+                // Too many pairs: the first ones asked for are kept.
+                let _ = fit.add(pair);
             }
-            line = ProbCutPair::fit(deep, shallow, &kept);
-        }
-        if let Some(pair) = line {
-            // Too many pairs, or a duplicate: the first ones asked for are kept.
-            let _ = fit.add(pair);
         }
     }
     fit
+}
+
+/// One stage's pair, fitted robustly.
+fn fit_pair(samples: &Samples, stage: u32, deep: u32, shallow: u32) -> Option<ProbCutPair> {
+    let points: Vec<(f64, f64)> = samples
+        .0
+        .iter()
+        .filter(|s| s.0 == stage)
+        .filter_map(|(_, v)| {
+            let at = |d: u32| *v.get(d as usize)?;
+            Some((at(shallow)?, at(deep)?))
+        })
+        .collect();
+    let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
+    let (near_x, near_y) = (near(&xs), near(&ys));
+    let mut kept: Vec<(f64, f64)> = points
+        .into_iter()
+        .filter(|&(x, y)| near_x(x) && near_y(y))
+        .collect();
+    if kept.len() < MIN_SAMPLES {
+        return None;
+    }
+    let mut line = ProbCutPair::fit(stage, deep, shallow, &kept);
+    while let Some(p) = line {
+        let before = kept.len();
+        kept.retain(|&(x, y)| (y - p.a * x - p.b).abs() <= 4.0 * p.sigma);
+        if kept.len() == before || kept.len() < MIN_SAMPLES {
+            break;
+        }
+        line = ProbCutPair::fit(stage, deep, shallow, &kept);
+    }
+    line
 }
 
 /// Whether a value is within 10 median absolute deviations of the median of `values`.
@@ -153,9 +172,10 @@ pub struct Calibration {
     pub used: u32,
 }
 
-/// One position's search: its values by depth from the side to move's view (index 0
-/// unused), whether it proved the position's value, and its best move.
+/// One position's search: its stage, its values by depth from the side to move's view
+/// (index 0 unused), whether it proved the position's value, and its best move.
 struct Sampled {
+    stage: u32,
     values: Vec<Option<f64>>,
     proven: bool,
     best: Option<Move>,
@@ -174,6 +194,7 @@ fn sample<G: Game>(
     } else {
         -1.0
     };
+    let stage = game.stage();
     let mut values = vec![None; depth as usize + 1];
     let mut record = |p: &super::options::Progress| {
         if let Some(v) = values.get_mut(p.depth as usize) {
@@ -202,6 +223,7 @@ fn sample<G: Game>(
     };
     let result = engine::search(game, &mut o)?;
     Ok(Sampled {
+        stage,
         values,
         proven: result.proven,
         best: result.best_move,
@@ -224,7 +246,7 @@ pub fn calibrate_probcut_positions<G: Game>(
         }
         let s = sample(game, settings, opts, &mut table)?;
         if !s.proven {
-            samples.0.push(s.values);
+            samples.0.push((s.stage, s.values));
         }
     }
     Ok(Calibration {
@@ -310,7 +332,7 @@ fn self_play_game<G: Game>(
         if s.proven {
             return Ok(());
         }
-        samples.0.push(s.values);
+        samples.0.push((s.stage, s.values));
         let Some(mv) = s.best else { return Ok(()) };
         game.play(mv);
         line.push(mv);

@@ -39,6 +39,17 @@ pub type Move = i64;
 /// No move: a table entry's or a probe's best move when it has none.
 pub(crate) const NO_MOVE: Move = i64::MIN;
 
+/// A position at the depth limit ([`Game::leaf`]): over, with its final score, or scored
+/// by the evaluation; MAX's view, or the side to move's as the game's
+/// [`ScoreView`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// The game is over: `outcome`'s score.
+    Over(i32),
+    /// The game goes on: `evaluate`'s score.
+    Heuristic(i32),
+}
+
 /// A game the engine can search. The engine calls `play` and `undo` in pairs and leaves
 /// the game as it found it, also when the search stops early or fails.
 pub trait Game {
@@ -57,6 +68,25 @@ pub trait Game {
     /// A heuristic score from MAX's point of view, for positions at the depth limit; in
     /// the same range as `outcome`'s.
     fn evaluate(&mut self) -> i32;
+    /// The part of the game the position is in, for what is measured apart in each
+    /// (Multi-ProbCut's fit, [`Options::probcut`](super::Options::probcut)): a few
+    /// numbers from 0 (the default, 0 everywhere: one stage). Othello's stage by the
+    /// discs on the board, say: a shallow search predicts a deep one far better in the
+    /// opening than near the end.
+    fn stage(&mut self) -> u32 {
+        0
+    }
+    /// A position at the depth limit of the alpha-beta family's search, in one call:
+    /// [`Leaf::Over`] with `outcome`'s score if the game is over, else [`Leaf::Heuristic`]
+    /// with `evaluate`'s. The default asks the two in turn; a game that learns both from
+    /// the same work (Othello's mobility says whether the game is over and is part of
+    /// its evaluation) answers at once, and must agree with them.
+    fn leaf(&mut self) -> Leaf {
+        match self.outcome() {
+            Some(score) => Leaf::Over(score),
+            None => Leaf::Heuristic(self.evaluate()),
+        }
+    }
     /// A hash of the position: enables the transposition table.
     fn hash(&mut self) -> Option<u64> {
         None

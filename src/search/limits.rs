@@ -55,6 +55,8 @@ pub(crate) struct Plan {
     pub null_move: bool,
     /// [`Options::probcut`].
     pub probcut: Option<ProbCut>,
+    /// [`Options::enhanced_transposition_cutoffs`].
+    pub enhanced_transposition_cutoffs: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -122,6 +124,7 @@ impl Plan {
             quiescence: opts.quiescence,
             null_move: opts.null_move,
             probcut: opts.probcut,
+            enhanced_transposition_cutoffs: opts.enhanced_transposition_cutoffs,
             side_view: false,
             start: Instant::now(),
         }

@@ -65,7 +65,7 @@ pub use calibrate::{
     CalibrateOptions, Calibration, calibrate_probcut, calibrate_probcut_positions, default_pairs,
 };
 pub use chance::ANY_OUTCOME;
-pub use game::{Fork, Game, GameError, Move, ScoreView};
+pub use game::{Fork, Game, GameError, Leaf, Move, ScoreView};
 pub use options::{FewerThreads, Method, Options, Progress, SearchResult, SearchStats};
 pub use parallel::MAX_THREADS;
 pub use probcut::{DEFAULT_T, MAX_PAIRS, ProbCut, ProbCutError, ProbCutPair};

@@ -168,6 +168,12 @@ pub struct Options<'a> {
     /// Never at the root or in an exact solve; a cut-off it makes is never taken as
     /// proven.
     pub probcut: Option<ProbCut>,
+    /// Whether a node with a table, 3 plies or more from the leaves and below the root,
+    /// looks up each move's position in the table before searching any, and is cut off
+    /// when one's entry already holds beta for it (enhanced transposition cutoffs;
+    /// default false; `engine/etc.rs`). The same values; fewer nodes where positions
+    /// transpose, at a play, hash and undo a move at those nodes.
+    pub enhanced_transposition_cutoffs: bool,
 }
 
 impl Default for Options<'_> {
@@ -195,6 +201,7 @@ impl Default for Options<'_> {
             quiescence: false,
             null_move: false,
             probcut: None,
+            enhanced_transposition_cutoffs: false,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Multi-ProbCut's fit ([`Options::probcut`]): for pairs of depths (deep, shallow), the
 //! deep search's value predicted from the shallow one's, `v_deep ≈ a * v_shallow + b`, with
 //! the spread `sigma` of the error, measured on positions of the user's own game
-//! (`calibrate.rs`). A node `deep` plies from the leaves searches itself `shallow` plies
+//! (`calibrate.rs`), each stage of the game apart ([`Game::stage`]): in Othello the
+//! error's spread grows tenfold from the opening to the end, so that one fit for all
+//! cuts too little early and wrongly late (docs/performance.md has the figures). A node `deep` plies from the leaves searches itself `shallow` plies
 //! deep with a null window around the bound the fit predicts, `t * sigma` past the
 //! window, and is cut off when that search says the deep one would fail too (Buro,
 //! "ProbCut: An Effective Selective Extension of the Alpha-Beta Algorithm", 1995, and
@@ -13,20 +15,26 @@
 //! ([`ProbCut::to_text`], [`ProbCut::from_text`]).
 //!
 //! [`Options::probcut`]: super::Options::probcut
+//! [`Game::stage`]: super::Game::stage
 
 use std::fmt;
 
 /// The most pairs a fit holds: a fixed array, so that a fit is copied into every
 /// thread's plan without memory to allocate.
-pub const MAX_PAIRS: usize = 32;
+pub const MAX_PAIRS: usize = 96;
+/// The deepest depth a pair may cut at.
+pub const MAX_DEEP: u32 = 63;
 
 /// The first line of a fit's text.
 const HEADER: &str = "libminimax probcut 1";
 
-/// One depth pair's fit: `v_deep ≈ a * v_shallow + b`, the error's standard deviation
-/// `sigma`, in the game's score units, from `samples` positions.
+/// One depth pair's fit at one stage of the game: `v_deep ≈ a * v_shallow + b`, the
+/// error's standard deviation `sigma`, in the game's score units, from `samples`
+/// positions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProbCutPair {
+    /// The stage of the game ([`Game::stage`](super::Game::stage)) the pair is for.
+    pub stage: u32,
     /// The depth of the nodes the pair cuts.
     pub deep: u32,
     /// The depth of the search that predicts theirs.
@@ -45,7 +53,7 @@ impl ProbCutPair {
     /// The least-squares line through `(v_shallow, v_deep)` samples, and the spread of its
     /// residuals; `None` for fewer than 3 samples, shallow values all alike, or a slope
     /// that is not positive (a shallow search then says nothing usable of the deep one).
-    pub fn fit(deep: u32, shallow: u32, samples: &[(f64, f64)]) -> Option<ProbCutPair> {
+    pub fn fit(stage: u32, deep: u32, shallow: u32, samples: &[(f64, f64)]) -> Option<ProbCutPair> {
         let n = samples.len() as f64;
         if samples.len() < 3 {
             return None;
@@ -62,6 +70,7 @@ impl ProbCutPair {
         let sse: f64 = samples.iter().map(|s| (s.1 - a * s.0 - b).powi(2)).sum();
         let sigma = (sse / (n - 2.0)).sqrt();
         let pair = ProbCutPair {
+            stage,
             deep,
             shallow,
             a,
@@ -72,11 +81,13 @@ impl ProbCutPair {
         pair.is_valid().then_some(pair)
     }
 
-    /// Whether the pair can be used: a shallower depth than the deep one (at least 1), a
-    /// finite positive slope, finite `b`, finite `sigma` not below 0.
+    /// Whether the pair can be used: a shallower depth than the deep one (at least 1, the
+    /// deep one at most [`MAX_DEEP`]), a finite positive slope, finite `b`, finite `sigma`
+    /// not below 0.
     pub fn is_valid(&self) -> bool {
         self.shallow >= 1
             && self.shallow < self.deep
+            && self.deep <= MAX_DEEP
             && self.a.is_finite()
             && self.a > 0.0
             && self.b.is_finite()
@@ -101,13 +112,16 @@ impl ProbCutPair {
 /// The range a bound is held in: any score is strictly inside `i32`.
 const LIMIT: f64 = (i32::MAX - 1) as f64;
 
-/// A Multi-ProbCut fit: pairs of depths, sorted by deep then shallow depth, and the
-/// confidence `t` (in sigmas) a cut needs. Several pairs with one deep depth are tried
+/// A Multi-ProbCut fit: pairs of depths, sorted by stage, deep then shallow depth, and
+/// the confidence `t` (in sigmas) a cut needs. Several pairs with one deep depth are tried
 /// from the shallowest (Multi-ProbCut's several checks).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProbCut {
     pairs: [ProbCutPair; MAX_PAIRS],
     len: usize,
+    /// Bit `d` set where some pair's deep depth is `d`: a node at another depth does not
+    /// ask the game its stage.
+    depths: u64,
     /// How many sigmas past the window a shallow search's bound is put.
     t: f64,
 }
@@ -118,6 +132,7 @@ impl Default for ProbCut {
         ProbCut {
             pairs: [EMPTY; MAX_PAIRS],
             len: 0,
+            depths: 0,
             t: DEFAULT_T,
         }
     }
@@ -150,7 +165,7 @@ impl fmt::Display for ProbCutError {
         match self {
             ProbCutError::BadPair => write!(
                 f,
-                "a ProbCut pair needs 1 <= shallow < deep, a finite slope above 0, a finite \
+                "a ProbCut pair needs 1 <= shallow < deep <= {MAX_DEEP}, a finite slope above 0, a finite \
                  offset and a finite sigma of at least 0 (and t finite, at least 0)"
             ),
             ProbCutError::TooManyPairs => {
@@ -167,6 +182,7 @@ impl fmt::Display for ProbCutError {
 impl std::error::Error for ProbCutError {}
 
 const EMPTY: ProbCutPair = ProbCutPair {
+    stage: 0,
     deep: 0,
     shallow: 0,
     a: 1.0,
@@ -190,7 +206,7 @@ impl ProbCut {
         Ok(())
     }
 
-    /// The pairs, sorted by deep then shallow depth.
+    /// The pairs, sorted by stage, deep then shallow depth.
     pub fn pairs(&self) -> &[ProbCutPair] {
         &self.pairs[..self.len]
     }
@@ -200,7 +216,7 @@ impl ProbCut {
         if !pair.is_valid() {
             return Err(ProbCutError::BadPair);
         }
-        let key = |p: &ProbCutPair| (p.deep, p.shallow);
+        let key = |p: &ProbCutPair| (p.stage, p.deep, p.shallow);
         let at = match self.pairs().binary_search_by_key(&key(&pair), key) {
             Ok(_) => return Err(ProbCutError::DuplicatePair),
             Err(at) => at,
@@ -211,21 +227,28 @@ impl ProbCut {
         self.pairs.copy_within(at..self.len, at + 1);
         self.pairs[at] = pair;
         self.len += 1;
+        self.depths |= 1 << pair.deep;
         Ok(())
     }
 
-    /// The pairs whose deep depth is `depth`, shallowest first.
-    #[cfg(test)]
-    pub(crate) fn at(&self, depth: u32) -> &[ProbCutPair] {
-        &self.pairs[self.at_range(depth)]
+    /// Whether some pair cuts at depth `depth` (at some stage).
+    #[inline]
+    pub(crate) fn cuts_at(&self, depth: u32) -> bool {
+        depth <= MAX_DEEP && self.depths >> depth & 1 != 0
     }
 
-    /// Where in [`ProbCut::pairs`] the pairs whose deep depth is `depth` are.
-    #[inline]
-    pub(crate) fn at_range(&self, depth: u32) -> std::ops::Range<usize> {
+    /// The pairs of stage `stage` whose deep depth is `depth`, shallowest first.
+    #[cfg(test)]
+    pub(crate) fn at(&self, stage: u32, depth: u32) -> &[ProbCutPair] {
+        &self.pairs[self.at_range(stage, depth)]
+    }
+
+    /// Where in [`ProbCut::pairs`] the pairs of stage `stage` whose deep depth is `depth`
+    /// are.
+    pub(crate) fn at_range(&self, stage: u32, depth: u32) -> std::ops::Range<usize> {
         let pairs = self.pairs();
-        let start = pairs.partition_point(|p| p.deep < depth);
-        start..start + pairs[start..].partition_point(|p| p.deep == depth)
+        let start = pairs.partition_point(|p| (p.stage, p.deep) < (stage, depth));
+        start..start + pairs[start..].partition_point(|p| (p.stage, p.deep) == (stage, depth))
     }
 
     /// The fit as text, one pair a line, which [`ProbCut::from_text`] reads back exactly
@@ -234,15 +257,15 @@ impl ProbCut {
         let mut s = format!("{HEADER}\nt {:?}\n", self.t);
         for p in self.pairs() {
             s += &format!(
-                "pair {} {} {:?} {:?} {:?} {}\n",
-                p.deep, p.shallow, p.a, p.b, p.sigma, p.samples
+                "pair {} {} {} {:?} {:?} {:?} {}\n",
+                p.stage, p.deep, p.shallow, p.a, p.b, p.sigma, p.samples
             );
         }
         s
     }
 
     /// Reads a fit written by [`ProbCut::to_text`]: the header line, `t T`, then
-    /// `pair DEEP SHALLOW A B SIGMA SAMPLES` lines; blank lines and lines starting `#` are
+    /// `pair STAGE DEEP SHALLOW A B SIGMA SAMPLES` lines; blank lines and lines starting `#` are
     /// skipped.
     pub fn from_text(text: &str) -> Result<ProbCut, ProbCutError> {
         let mut lines = text
@@ -267,10 +290,11 @@ impl ProbCut {
                         .map_err(|_| err(line, "t must be finite and at least 0"))?;
                     have_t = true;
                 }
-                ["pair", deep, shallow, a, b, sigma, samples] => {
+                ["pair", stage, deep, shallow, a, b, sigma, samples] => {
                     let int = |w: &str| w.parse::<u32>().map_err(|_| err(line, "a bad depth"));
                     let num = |w: &str| w.parse::<f64>().map_err(|_| err(line, "a bad number"));
                     let pair = ProbCutPair {
+                        stage: stage.parse().map_err(|_| err(line, "a bad stage"))?,
                         deep: int(deep)?,
                         shallow: int(shallow)?,
                         a: num(a)?,
@@ -286,7 +310,7 @@ impl ProbCut {
                         _ => err(line, "too many pairs"),
                     })?;
                 }
-                _ => return Err(err(line, "expected `t T` or `pair D S A B SIGMA N`")),
+                _ => return Err(err(line, "expected `t T` or `pair STAGE D S A B SIGMA N`")),
             }
         }
         if !have_t {
@@ -302,6 +326,7 @@ mod tests {
 
     fn pair(deep: u32, shallow: u32) -> ProbCutPair {
         ProbCutPair {
+            stage: 0,
             deep,
             shallow,
             a: 1.25,
@@ -320,14 +345,14 @@ mod tests {
                 (x, 2.0 * x + 1.0 + if i % 2 == 0 { 1.0 } else { -1.0 })
             })
             .collect();
-        let p = ProbCutPair::fit(6, 2, &samples).unwrap();
+        let p = ProbCutPair::fit(0, 6, 2, &samples).unwrap();
         assert!((p.a - 2.0).abs() < 1e-3, "{p:?}");
         assert!((p.b - 1.0).abs() < 0.1, "{p:?}");
         assert!((p.sigma - (100.0f64 / 98.0).sqrt()).abs() < 1e-3, "{p:?}");
-        assert_eq!(ProbCutPair::fit(6, 2, &samples[..2]), None);
-        assert_eq!(ProbCutPair::fit(6, 2, &[(1.0, 2.0); 5]), None);
+        assert_eq!(ProbCutPair::fit(0, 6, 2, &samples[..2]), None);
+        assert_eq!(ProbCutPair::fit(0, 6, 2, &[(1.0, 2.0); 5]), None);
         let falling: Vec<(f64, f64)> = (0..9).map(|i| (i as f64, -(i as f64))).collect();
-        assert_eq!(ProbCutPair::fit(6, 2, &falling), None);
+        assert_eq!(ProbCutPair::fit(0, 6, 2, &falling), None);
     }
 
     #[test]
@@ -354,11 +379,38 @@ mod tests {
         for (d, s) in [(8, 4), (6, 2), (8, 2), (10, 4)] {
             f.add(pair(d, s)).unwrap();
         }
-        let order: Vec<(u32, u32)> = f.pairs().iter().map(|p| (p.deep, p.shallow)).collect();
-        assert_eq!(order, [(6, 2), (8, 2), (8, 4), (10, 4)]);
-        assert_eq!(f.at(8).len(), 2);
-        assert_eq!(f.at(8)[0].shallow, 2);
-        assert!(f.at(7).is_empty() && f.at(11).is_empty());
+        f.add(ProbCutPair {
+            stage: 1,
+            ..pair(7, 3)
+        })
+        .unwrap();
+        f.add(ProbCutPair {
+            stage: 1,
+            ..pair(6, 2)
+        })
+        .unwrap();
+        let order: Vec<(u32, u32, u32)> = f
+            .pairs()
+            .iter()
+            .map(|p| (p.stage, p.deep, p.shallow))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                (0, 6, 2),
+                (0, 8, 2),
+                (0, 8, 4),
+                (0, 10, 4),
+                (1, 6, 2),
+                (1, 7, 3)
+            ]
+        );
+        assert_eq!(f.at(0, 8).len(), 2);
+        assert_eq!(f.at(0, 8)[0].shallow, 2);
+        assert!(f.at(0, 7).is_empty() && f.at(0, 11).is_empty() && f.at(2, 6).is_empty());
+        assert_eq!(f.at(1, 7).len(), 1);
+        assert!(f.cuts_at(7) && f.cuts_at(10) && !f.cuts_at(9) && !f.cuts_at(64));
+        assert_eq!(f.add(pair(64, 4)), Err(ProbCutError::BadPair));
         assert_eq!(f.add(pair(8, 4)), Err(ProbCutError::DuplicatePair));
         assert_eq!(f.add(pair(4, 4)), Err(ProbCutError::BadPair));
         assert_eq!(
@@ -369,10 +421,14 @@ mod tests {
             Err(ProbCutError::BadPair)
         );
         let mut full = ProbCut::default();
-        for d in 0..MAX_PAIRS as u32 {
-            full.add(pair(d + 2, 1)).unwrap();
+        for k in 0..MAX_PAIRS as u32 {
+            full.add(ProbCutPair {
+                stage: k,
+                ..pair(2, 1)
+            })
+            .unwrap();
         }
-        assert_eq!(full.add(pair(99, 1)), Err(ProbCutError::TooManyPairs));
+        assert_eq!(full.add(pair(9, 1)), Err(ProbCutError::TooManyPairs));
     }
 
     #[test]
@@ -382,8 +438,13 @@ mod tests {
         for (d, s) in [(8, 4), (6, 2), (9, 3)] {
             f.add(pair(d, s)).unwrap();
         }
+        f.add(ProbCutPair {
+            stage: 3,
+            ..pair(6, 2)
+        })
+        .unwrap();
         let text = f.to_text();
-        assert!(text.starts_with("libminimax probcut 1\nt 1.25\npair 6 2 1.25 -3.5 "));
+        assert!(text.starts_with("libminimax probcut 1\nt 1.25\npair 0 6 2 1.25 -3.5 "));
         assert_eq!(ProbCut::from_text(&text), Ok(f));
         let parse = |t: &str| ProbCut::from_text(t).unwrap_err();
         assert!(matches!(parse(""), ProbCutError::Parse { line: 1, .. }));
@@ -395,7 +456,7 @@ mod tests {
             parse("libminimax probcut 1\n"),
             ProbCutError::Parse { .. }
         ));
-        let bad = "libminimax probcut 1\nt 1\n\npair 8 4 x 0 1 3\n";
+        let bad = "libminimax probcut 1\nt 1\n\npair 0 8 4 x 0 1 3\n";
         assert_eq!(
             parse(bad),
             ProbCutError::Parse {
@@ -403,7 +464,7 @@ mod tests {
                 reason: "a bad number"
             }
         );
-        let unusable = "libminimax probcut 1\nt 1\npair 4 4 1 0 1 3\n";
+        let unusable = "libminimax probcut 1\nt 1\npair 0 4 4 1 0 1 3\n";
         assert!(matches!(
             parse(unusable),
             ProbCutError::Parse { line: 3, .. }

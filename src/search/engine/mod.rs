@@ -10,6 +10,7 @@
 //! node may make besides its moves. The line is kept by `pv`, the limits by `limits`.
 
 mod deepening;
+mod etc;
 mod node;
 mod null_move;
 mod ordering;

@@ -4,7 +4,7 @@
 use super::Engine;
 use super::quiescence::QUIESCENCE_PLIES;
 use crate::search::abdada;
-use crate::search::game::{Game, GameError, Move, NO_MOVE, move_first};
+use crate::search::game::{Game, GameError, Leaf, Move, NO_MOVE, move_first};
 use crate::search::limits::Halt;
 use crate::search::memory::{lengthen, room};
 use crate::search::options::Method;
@@ -194,7 +194,21 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         }
         // The key a leaf's value is kept under (only when the table comes first).
         let leaf_key = if depth == 0 { key } else { None };
-        if let Some(score) = self.game.outcome() {
+        // At the depth limit the game answers whether it is over and, if not, its
+        // evaluation in one call (`Game::leaf`), which a game may make cheaper than two.
+        let mut evaluation = None;
+        let over = if depth == 0 && !self.quiesces() {
+            match self.game.leaf() {
+                Leaf::Over(score) => Some(score),
+                Leaf::Heuristic(e) => {
+                    evaluation = Some(e);
+                    None
+                }
+            }
+        } else {
+            self.game.outcome()
+        };
+        if let Some(score) = over {
             let score = self.plan.side_score(score, max_side)?;
             self.stats.leaves += 1;
             let v = value::final_at(score, ply);
@@ -239,7 +253,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if self.quiesces() {
                 return self.quiesce(ply, max_side, alpha, beta, QUIESCENCE_PLIES);
             }
-            let e = self.plan.side_score(self.game.evaluate(), max_side)?;
+            let e = evaluation.unwrap_or_else(|| self.game.evaluate());
+            let e = self.plan.side_score(e, max_side)?;
             self.stats.leaves += 1;
             self.horizon += 1;
             let v = value::heuristic(e);
@@ -284,6 +299,12 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
         }
 
+        if !LEAN && self.plan.enhanced_transposition_cutoffs && listed.is_ok() {
+            if let Some(v) = self.etc_cut(&moves, depth, ply, max_side, beta) {
+                self.moves[p] = moves;
+                return Ok(v);
+            }
+        }
         // (The method's test, a constant where the node is compiled for one, comes after
         // the plan's flag, which is off in most searches.)
         if !LEAN

@@ -1,5 +1,6 @@
 //! Multi-ProbCut at a node ([`Options::probcut`]; the fit is `search/probcut.rs`): for
-//! each pair of the fit whose deep depth is the node's, shallowest first, a null-window
+//! each pair of the fit for the position's stage whose deep depth is the node's,
+//! shallowest first, a null-window
 //! search of the node itself at the pair's shallow depth asks whether its value is past
 //! the bound that predicts, `t` sigmas beyond the window, a deep value past beta (or
 //! below alpha). If it is, the node is cut off with the window's edge.
@@ -32,10 +33,13 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         if LEAN || ply == 0 || !matches!(self.method(), Method::AlphaBeta | Method::Pvs) {
             return Ok(None);
         }
-        let Some(fit) = self.plan.probcut.as_ref() else {
-            return Ok(None);
-        };
-        let (pairs, t) = (fit.at_range(depth), fit.t());
+        match self.plan.probcut.as_ref() {
+            Some(fit) if fit.cuts_at(depth) => {}
+            _ => return Ok(None),
+        }
+        let stage = self.game.stage();
+        let fit = self.plan.probcut.as_ref().expect("a fit");
+        let (pairs, t) = (fit.at_range(stage, depth), fit.t());
         if pairs.is_empty() {
             return Ok(None);
         }
