@@ -164,6 +164,10 @@ impl Game for Board {
     fn hash(&mut self) -> Option<u64> {
         Some(Board::hash(self))
     }
+    /// The stones on the board in sevens (0 to 6), for ProbCut's fits.
+    fn stage(&mut self) -> u32 {
+        self.stones / 7
+    }
     fn score_view(&mut self) -> ScoreView {
         ScoreView::SideToMove
     }
@@ -539,6 +543,8 @@ fn main() {
     let (mut match_ms, mut games, mut seed, mut depths) = (None, 400, 1, [0, 0]);
     let mut ablation = false;
     let mut rows = Vec::new();
+    let (mut to_depth, mut extra) = (None, 14);
+    let mut first = "today".to_string();
     let mut arena = "connect4".to_string();
     let mut who = [
         matches::Who::Ours(matches::Tune::TODAY),
@@ -554,9 +560,14 @@ fn main() {
             "--games" => games = value().parse().expect("a count"),
             "--seed" => seed = value().parse().expect("a seed"),
             "--ablation" => ablation = true,
+            "--to-depth" => to_depth = Some(value().parse().expect("a depth")),
+            "--extra" => extra = value().parse().expect("a count"),
             "--rows" => rows = value().split(',').map(String::from).collect(),
             "--game" => arena = value(),
-            "--first" => who[0] = who_of(&value()),
+            "--first" => {
+                first = value();
+                who[0] = who_of(&first);
+            }
             "--second" => who[1] = who_of(&value()),
             "--depths" => {
                 let v = value();
@@ -565,9 +576,20 @@ fn main() {
             }
             _ => panic!(
                 "usage: peer-bench [--data DIR] [--positions N] [--exact N] \\
-                 [--ablation [--game G] [--games N] [--rows P,Q]] [--match MS [--game connect4|othello|breakthrough] [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
+                 [--ablation [--game G] [--games N] [--rows P,Q]] [--to-depth D [--game G] [--games N] [--extra PLIES] [--first P]] [--match MS [--game connect4|othello|breakthrough] [--games N] [--seed S] [--first P] [--second P] [--depths D1,D2]]"
             ),
         }
+    }
+    if let Some(depth) = to_depth {
+        let tune = &first;
+        match arena.as_str() {
+            "connect4" => matches::time_to_depth::<Board>(games, seed, extra, depth, tune),
+            "othello" => {
+                matches::time_to_depth::<othello::Othello>(games, seed, extra, depth, tune)
+            }
+            _ => panic!("a game: connect4 or othello"),
+        }
+        return;
     }
     if ablation {
         match arena.as_str() {

@@ -171,6 +171,8 @@ pub struct Tune {
     /// Multi-ProbCut's confidence `t`, when it is on (its fit calibrated for the game and
     /// the other settings: `fit_for`).
     pub probcut: Option<f64>,
+    /// Enhanced transposition cutoffs.
+    pub etc: bool,
 }
 
 impl Tune {
@@ -183,10 +185,11 @@ impl Tune {
         quiescence: false,
         null_move: false,
         probcut: None,
+        etc: false,
     };
 
     /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`,
-    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`, and `probcut` or `probcut=T`
+    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`, `etc`, and `probcut` or `probcut=T`
     /// for Multi-ProbCut at confidence `T`).
     pub fn parse(name: &str) -> Option<Tune> {
         let mut t = Tune::TODAY;
@@ -201,6 +204,7 @@ impl Tune {
                 "quiescence" => t.quiescence = true,
                 "null" => t.null_move = true,
                 "probcut" => t.probcut = Some(DEFAULT_T),
+                "etc" => t.etc = true,
                 _ => match part.strip_prefix("probcut=") {
                     Some(v) => t.probcut = Some(v.parse().ok()?),
                     None => return None,
@@ -222,6 +226,7 @@ impl Tune {
             quiescence: self.quiescence,
             null_move: self.null_move,
             probcut: fit,
+            enhanced_transposition_cutoffs: self.etc,
             method: Method::Pvs,
             iterative_deepening: true,
             ..Options::default()
@@ -256,7 +261,7 @@ fn fit_dir() -> std::path::PathBuf {
 }
 
 /// The ProbCut fit a setting uses on `G`: read from its file if a run made it before,
-/// else calibrated by the engine's self-play from the start (8 games, depths to
+/// else calibrated by the engine's self-play from the start (16 games, depths to
 /// `G::FIT_DEPTH`, seed 1) and kept there; its `t` the setting's.
 pub fn fit_for<G: Arena>(tune: &Tune) -> Option<ProbCut> {
     let t = tune.probcut?;
@@ -277,6 +282,7 @@ pub fn fit_for<G: Arena>(tune: &Tune) -> Option<ProbCut> {
             .options(None);
             let opts = CalibrateOptions {
                 max_depth: G::FIT_DEPTH,
+                games: 16,
                 ..CalibrateOptions::default()
             };
             let c = calibrate_probcut(&mut G::start(), &settings, &opts).expect("a legal game");
@@ -334,7 +340,7 @@ impl TheirTune {
 }
 
 enum Player<G: Arena> {
-    Ours(Box<Table>, Tune, Option<ProbCut>),
+    Ours(Box<Table>, Tune, Option<Box<ProbCut>>),
     Theirs(Box<peer::IterativeSearch<G::Peer>>, TheirTune),
 }
 
@@ -355,7 +361,7 @@ impl<G: Arena> Player<G> {
                     table: Some(table),
                     time_limit: (depth == 0).then_some(limit),
                     max_depth: if depth == 0 { u32::MAX } else { depth },
-                    ..tune.options(*fit)
+                    ..tune.options(fit.as_deref().copied())
                 };
                 let r = search(&mut b.clone(), &mut opts).expect("a legal game");
                 (r.best_move.expect("a move") as u8, r.depth)
@@ -439,7 +445,7 @@ pub fn run<G: Arena>(ms: u64, games: usize, seed: u64, depths: [u32; 2], who: [W
         Who::Ours(tune) => Player::<G>::Ours(
             Box::new(Table::new(TABLE_BYTES).expect("a table")),
             tune,
-            fit_for::<G>(&tune),
+            fit_for::<G>(&tune).map(Box::new),
         ),
         Who::MinimaxRs(tune) => Player::Theirs(Box::new(theirs::<G>(tune)), tune),
     };
@@ -607,4 +613,69 @@ pub fn ablation<G: Arena>(positions: usize, seed: u64, rows: &[String]) {
         }
         println!("{line}");
     }
+}
+
+/// The time each side takes to search `positions` seeded positions to `depth` (the
+/// engine at the setting `name`, minimax-rs at its settings here), each with a fresh table,
+/// in turn position by position: the totals, their ratio (ours over theirs), and the
+/// median of the positions' ratios. The positions are the match's openings played on
+/// by `extra` random plies (seeded), for middle-game positions.
+pub fn time_to_depth<G: Arena>(positions: usize, seed: u64, extra: u32, depth: u32, name: &str) {
+    let tune = Tune::parse(name).expect("the engine's setting");
+    let mut rng = Rng(seed);
+    let mut boards = Vec::new();
+    while boards.len() < positions {
+        let mut b: G = opening(&mut rng);
+        for _ in 0..extra {
+            match b.random_move(&mut rng) {
+                Some(m) => b.play_move(m),
+                None => break,
+            }
+        }
+        if b.quiet() {
+            boards.push(b);
+        }
+    }
+    let mut ours = Player::<G>::Ours(
+        Box::new(Table::new(TABLE_BYTES).expect("a table")),
+        tune,
+        fit_for::<G>(&tune).map(Box::new),
+    );
+    let mut theirs = Player::<G>::Theirs(
+        Box::new(theirs::<G>(TheirTune::default())),
+        TheirTune::default(),
+    );
+    let (mut t_ours, mut t_theirs, mut ratios) = (0.0, 0.0, Vec::new());
+    let forever = Duration::from_secs(3600);
+    for b in &boards {
+        let time = |p: &mut Player<G>| {
+            p.new_game();
+            let t = Instant::now();
+            let (_, reached) = p.choose(b, forever, depth);
+            (t.elapsed().as_secs_f64(), reached)
+        };
+        let (a, da) = time(&mut ours);
+        let (t, dt) = time(&mut theirs);
+        if da != depth || dt != depth {
+            // One side proved the result first, and stopped.
+            continue;
+        }
+        (t_ours, t_theirs) = (t_ours + a, t_theirs + t);
+        ratios.push(a / t);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "{}: time to depth {depth} from {} of {positions} positions ({} random plies past the \
+         openings, seed {seed}; the others proven sooner by a side), one at a time, fresh \
+         tables: ours ({}) {:.3} s, minimax-rs {:.3} s: ratio {:.3} (median of the \
+         positions' ratios {:.3})",
+        G::NAME,
+        ratios.len(),
+        extra,
+        name,
+        t_ours,
+        t_theirs,
+        t_ours / t_theirs,
+        ratios[ratios.len() / 2]
+    );
 }
