@@ -47,7 +47,9 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         // whose value is at most alpha; none at an infinite or proven edge.
         let high = (beta < INF && heuristic_edge(beta)).then(|| -(-beta).div_euclid(BAND));
         let low = (alpha > -INF && heuristic_edge(alpha)).then(|| alpha.div_euclid(BAND));
-        let horizon = self.horizon;
+        // The shallow searches are trials: what they leave at the horizon, and the trials
+        // within them, count only through a cut-off, as one trial leaf.
+        let (horizon, trials) = (self.horizon, self.trial_leaves);
         for i in pairs {
             let pair = self
                 .plan
@@ -58,7 +60,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if let Some(score) = high {
                 let bound = value::heuristic(pair.high_bound(score, t));
                 let v = self.node(pair.shallow, ply, max_side, bound - 1, bound);
-                self.horizon = horizon;
+                (self.horizon, self.trial_leaves) = (horizon, trials);
                 if v? >= bound {
                     return Ok(Some(self.trial_cut(value::heuristic(score))));
                 }
@@ -66,7 +68,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if let Some(score) = low {
                 let bound = value::heuristic(pair.low_bound(score, t));
                 let v = self.node(pair.shallow, ply, max_side, bound, bound + 1);
-                self.horizon = horizon;
+                (self.horizon, self.trial_leaves) = (horizon, trials);
                 if v? <= bound {
                     return Ok(Some(self.trial_cut(value::heuristic(score))));
                 }
