@@ -68,7 +68,7 @@ pub use chance::ANY_OUTCOME;
 pub use game::{Fork, Game, GameError, Leaf, Move, ScoreView};
 pub use options::{FewerThreads, Method, Options, Progress, SearchResult, SearchStats};
 pub use parallel::MAX_THREADS;
-pub use probcut::{DEFAULT_T, MAX_PAIRS, ProbCut, ProbCutError, ProbCutPair};
+pub use probcut::{DEFAULT_T, MAX_DEEP, MAX_PAIRS, ProbCut, ProbCutError, ProbCutPair};
 pub use table::Table;
 
 use limits::Plan;
