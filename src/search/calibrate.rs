@@ -18,16 +18,18 @@ use super::options::{Method, Options};
 use super::probcut::{ProbCut, ProbCutPair};
 use super::table::Table;
 
-/// How a fit is calibrated ([`calibrate_probcut`](super::calibrate_probcut)).
+/// How a fit is calibrated ([`calibrate_probcut`](super::calibrate_probcut)). The fit
+/// comes with `t` at [`DEFAULT_T`](super::DEFAULT_T); set another with
+/// [`ProbCut::set_t`](super::ProbCut::set_t).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CalibrateOptions {
     /// The depth pairs `(deep, shallow)` to fit; empty for [`default_pairs`] up to
-    /// `max_depth`.
+    /// `max_depth`. The fit leaves out a pair that cannot be used (see
+    /// [`ProbCutPair::is_valid`]), and at each stage one with fewer than [`MIN_SAMPLES`]
+    /// samples; [`ProbCut::pairs`] lists what it kept.
     pub pairs: Vec<(u32, u32)>,
     /// The deepest search (default 10): the deepest depth of the default pairs.
     pub max_depth: u32,
-    /// The fit's confidence, in sigmas (default [`DEFAULT_T`](super::DEFAULT_T)).
-    pub t: f64,
     /// Self-play games (default 8), when no positions are given.
     pub games: u32,
     /// Random plies at the start of each self-play game (default 6), seeded.
@@ -49,7 +51,6 @@ impl Default for CalibrateOptions {
         CalibrateOptions {
             pairs: Vec::new(),
             max_depth: 10,
-            t: super::probcut::DEFAULT_T,
             games: 8,
             random_plies: 6,
             max_plies: 200,
@@ -87,10 +88,9 @@ pub const MIN_SAMPLES: usize = 20;
 /// those past 4 sigmas of the line, until none is. A value near a won or lost end is a
 /// final score's, not a heuristic's, and would pull the line and its spread far off.
 fn fit(samples: &Samples, opts: &CalibrateOptions) -> ProbCut {
+    // The confidence is the caller's to set on the fit (`ProbCut::set_t`, which refuses
+    // one that cannot be used): the calibration measures, and `t` is chosen by matches.
     let mut fit = ProbCut::default();
-    if fit.set_t(opts.t).is_err() {
-        return fit;
-    }
     let mut stages: Vec<u32> = samples.0.iter().map(|s| s.0).collect();
     stages.sort_unstable();
     stages.dedup();

@@ -62,7 +62,8 @@ mod table;
 mod value;
 
 pub use calibrate::{
-    CalibrateOptions, Calibration, calibrate_probcut, calibrate_probcut_positions, default_pairs,
+    CalibrateOptions, Calibration, MIN_SAMPLES, calibrate_probcut, calibrate_probcut_positions,
+    default_pairs,
 };
 pub use chance::ANY_OUTCOME;
 pub use game::{Fork, Game, GameError, Leaf, Move, ScoreView};
