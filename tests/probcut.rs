@@ -237,3 +237,19 @@ fn an_exact_solve_never_cuts() {
         assert_eq!(plain, with, "seed {seed}");
     }
 }
+
+#[test]
+fn pairs_that_cannot_be_used_are_left_out() {
+    let mut positions: Vec<PathSum> = (0..30).map(PathSum::new).collect();
+    let opts = CalibrateOptions {
+        pairs: vec![(4, 4), (70, 2), (4, 0), (4, 2)],
+        ..CalibrateOptions::default()
+    };
+    let c = calibrate_probcut_positions(&mut positions, &Options::default(), &opts).unwrap();
+    let kept: Vec<(u32, u32)> = c.fit.pairs().iter().map(|p| (p.deep, p.shallow)).collect();
+    assert_eq!(kept, [(4, 2)]);
+    // The default pairs stop at the deepest depth a pair may cut at.
+    let pairs = minimax::search::default_pairs(u32::MAX);
+    assert_eq!(pairs.last(), Some(&(minimax::search::MAX_DEEP, 31)));
+    assert_eq!(pairs.len() as u32, minimax::search::MAX_DEEP - 2);
+}

@@ -14,8 +14,9 @@
 use super::engine;
 use super::game::{Game, GameError, Move};
 use super::mcts::rng::Rng;
+use super::memory::{lengthen, room};
 use super::options::{Method, Options};
-use super::probcut::{ProbCut, ProbCutPair};
+use super::probcut::{MAX_DEEP, ProbCut, ProbCutPair};
 use super::table::Table;
 
 /// How a fit is calibrated ([`calibrate_probcut`](super::calibrate_probcut)). The fit
@@ -62,10 +63,11 @@ impl Default for CalibrateOptions {
 }
 
 /// The pairs fitted unless others are asked for: for each deep depth from 3 to
-/// `max_depth`, the shallow depth about half as deep with the same parity (an odd
-/// depth's value and an even one's differ by the side that moved last, as in Othello).
+/// `max_depth` (at most [`MAX_DEEP`]), the shallow depth about half as deep with the same
+/// parity (an odd depth's value and an even one's differ by the side that moved last, as
+/// in Othello).
 pub fn default_pairs(max_depth: u32) -> Vec<(u32, u32)> {
-    (3..=max_depth)
+    (3..=max_depth.min(MAX_DEEP))
         .map(|deep| {
             let half = deep / 2;
             let shallow = if half % 2 == deep % 2 { half } else { half - 1 };
@@ -83,47 +85,61 @@ struct Samples(Vec<(u32, Vec<Option<f64>>)>);
 pub const MIN_SAMPLES: usize = 20;
 
 /// The fit of `opts`'s pairs over the samples, each stage apart (a pair with fewer than
-/// [`MIN_SAMPLES`] samples at a stage, or no usable line, is left out there). Robustly: samples far from the others (past 10 median
-/// absolute deviations from the median, in either depth's value) are dropped first, then
+/// [`MIN_SAMPLES`] samples at a stage, or no usable line, is left out there). Robustly:
+/// samples far from the others (past 10 median absolute deviations from the median, in
+/// either depth's value) are dropped first, then
 /// those past 4 sigmas of the line, until none is. A value near a won or lost end is a
 /// final score's, not a heuristic's, and would pull the line and its spread far off.
-fn fit(samples: &Samples, opts: &CalibrateOptions) -> ProbCut {
+fn fit(samples: &Samples, opts: &CalibrateOptions) -> Result<ProbCut, GameError> {
     // The confidence is the caller's to set on the fit (`ProbCut::set_t`, which refuses
     // one that cannot be used): the calibration measures, and `t` is chosen by matches.
     let mut fit = ProbCut::default();
-    let mut stages: Vec<u32> = samples.0.iter().map(|s| s.0).collect();
+    let mut stages = gather(samples.0.iter().map(|s| s.0))?;
     stages.sort_unstable();
     stages.dedup();
+    let pairs = pairs(opts)?;
     for stage in stages {
-        for (deep, shallow) in pairs(opts) {
-            if let Some(pair) = fit_pair(samples, stage, deep, shallow) {
+        for &(deep, shallow) in &pairs {
+            if let Some(pair) = fit_pair(samples, stage, deep, shallow)? {
                 // Too many pairs: the first ones asked for are kept.
                 let _ = fit.add(pair);
             }
         }
     }
-    fit
+    Ok(fit)
+}
+
+/// The items of `items`, in a vector whose memory was had fallibly (memory that cannot be
+/// had is [`GameError::OutOfMemory`], never an abort).
+fn gather<T>(items: impl Iterator<Item = T> + Clone) -> Result<Vec<T>, GameError> {
+    let mut v = Vec::new();
+    room(&mut v, items.clone().count())?;
+    v.extend(items);
+    Ok(v)
 }
 
 /// One stage's pair, fitted robustly.
-fn fit_pair(samples: &Samples, stage: u32, deep: u32, shallow: u32) -> Option<ProbCutPair> {
-    let points: Vec<(f64, f64)> = samples
-        .0
-        .iter()
-        .filter(|s| s.0 == stage)
-        .filter_map(|(_, v)| {
-            let at = |d: u32| *v.get(d as usize)?;
-            Some((at(shallow)?, at(deep)?))
-        })
-        .collect();
-    let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
-    let (near_x, near_y) = (near(&xs), near(&ys));
-    let mut kept: Vec<(f64, f64)> = points
-        .into_iter()
-        .filter(|&(x, y)| near_x(x) && near_y(y))
-        .collect();
+fn fit_pair(
+    samples: &Samples,
+    stage: u32,
+    deep: u32,
+    shallow: u32,
+) -> Result<Option<ProbCutPair>, GameError> {
+    let mut kept = gather(
+        samples
+            .0
+            .iter()
+            .filter(|s| s.0 == stage)
+            .filter_map(|(_, v)| {
+                let at = |d: u32| *v.get(d as usize)?;
+                Some((at(shallow)?, at(deep)?))
+            }),
+    )?;
+    let near_x = near(gather(kept.iter().map(|p| p.0))?)?;
+    let near_y = near(gather(kept.iter().map(|p| p.1))?)?;
+    kept.retain(|&(x, y)| near_x(x) && near_y(y));
     if kept.len() < MIN_SAMPLES {
-        return None;
+        return Ok(None);
     }
     let mut line = ProbCutPair::fit(stage, deep, shallow, &kept);
     while let Some(p) = line {
@@ -134,31 +150,37 @@ fn fit_pair(samples: &Samples, stage: u32, deep: u32, shallow: u32) -> Option<Pr
         }
         line = ProbCutPair::fit(stage, deep, shallow, &kept);
     }
-    line
+    Ok(line)
 }
 
 /// Whether a value is within 10 median absolute deviations of the median of `values`.
-fn near(values: &[f64]) -> impl Fn(f64) -> bool {
-    let median = |v: &mut Vec<f64>| {
+fn near(mut values: Vec<f64>) -> Result<impl Fn(f64) -> bool, GameError> {
+    let median = |v: &mut [f64]| {
         v.sort_by(f64::total_cmp);
         v.get(v.len() / 2).copied().unwrap_or(0.0)
     };
-    let m = median(&mut values.to_vec());
-    let mad = median(&mut values.iter().map(|v| (v - m).abs()).collect());
-    move |v| (v - m).abs() <= 10.0 * mad.max(1.0)
-}
-
-fn pairs(opts: &CalibrateOptions) -> Vec<(u32, u32)> {
-    if opts.pairs.is_empty() {
-        default_pairs(opts.max_depth)
-    } else {
-        opts.pairs.clone()
+    let m = median(&mut values);
+    for v in values.iter_mut() {
+        *v = (*v - m).abs();
     }
+    let mad = median(&mut values);
+    Ok(move |v: f64| (v - m).abs() <= 10.0 * mad.max(1.0))
 }
 
-/// The deepest depth any pair needs.
-fn deepest(opts: &CalibrateOptions) -> u32 {
-    pairs(opts).iter().map(|p| p.0).max().unwrap_or(0)
+/// The pairs to fit: those asked for that can be used (`1 <= shallow < deep <=
+/// MAX_DEEP`), or the default ones.
+fn pairs(opts: &CalibrateOptions) -> Result<Vec<(u32, u32)>, GameError> {
+    if opts.pairs.is_empty() {
+        return gather(default_pairs(opts.max_depth).into_iter());
+    }
+    let usable =
+        |&&(deep, shallow): &&(u32, u32)| 1 <= shallow && shallow < deep && deep <= MAX_DEEP;
+    gather(opts.pairs.iter().filter(usable).copied())
+}
+
+/// The deepest depth any pair needs (at most `MAX_DEEP`).
+fn deepest(opts: &CalibrateOptions) -> Result<u32, GameError> {
+    Ok(pairs(opts)?.iter().map(|p| p.0).max().unwrap_or(0))
 }
 
 /// A calibration: the fit, and the positions it came from.
@@ -188,14 +210,15 @@ fn sample<G: Game>(
     opts: &CalibrateOptions,
     table: &mut Table,
 ) -> Result<Sampled, GameError> {
-    let depth = deepest(opts);
+    let depth = deepest(opts)?;
     let sign = if game.max_to_move().unwrap_or(true) {
         1.0
     } else {
         -1.0
     };
     let stage = game.stage();
-    let mut values = vec![None; depth as usize + 1];
+    let mut values = Vec::new();
+    lengthen(&mut values, depth as usize + 1, || None)?;
     let mut record = |p: &super::options::Progress| {
         if let Some(v) = values.get_mut(p.depth as usize) {
             *v = Some(sign * p.value as f64);
@@ -246,11 +269,12 @@ pub fn calibrate_probcut_positions<G: Game>(
         }
         let s = sample(game, settings, opts, &mut table)?;
         if !s.proven {
+            room(&mut samples.0, 1)?;
             samples.0.push((s.stage, s.values));
         }
     }
     Ok(Calibration {
-        fit: fit(&samples, opts),
+        fit: fit(&samples, opts)?,
         positions: positions.len() as u32,
         used: samples.0.len() as u32,
     })
@@ -289,7 +313,7 @@ pub fn calibrate_probcut<G: Game>(
     }
     played?;
     Ok(Calibration {
-        fit: fit(&samples, opts),
+        fit: fit(&samples, opts)?,
         positions,
         used: samples.0.len() as u32,
     })
@@ -315,11 +339,13 @@ fn self_play_game<G: Game>(
             return Err(GameError::ChanceNode);
         }
         moves.clear();
+        room(moves, 64)?;
         game.moves(moves)?;
         if moves.is_empty() {
             return Err(GameError::NoMovesNotOver);
         }
         let mv = moves[rng.below(moves.len())];
+        room(line, 1)?;
         game.play(mv);
         line.push(mv);
     }
@@ -332,8 +358,10 @@ fn self_play_game<G: Game>(
         if s.proven {
             return Ok(());
         }
+        room(&mut samples.0, 1)?;
         samples.0.push((s.stage, s.values));
         let Some(mv) = s.best else { return Ok(()) };
+        room(line, 1)?;
         game.play(mv);
         line.push(mv);
     }
