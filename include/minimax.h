@@ -351,6 +351,28 @@ typedef enum mm_status {
    * The game sets `sample` without `free_context`, which frees the samples it makes.
    */
   MM_ERR_SAMPLE_WITHOUT_FREE = 64,
+  /**
+   * A ProbCut pair that cannot be used: depths not `1 <= shallow < deep <= 63`, a
+   * slope not finite and above 0, or an offset or spread not finite (the spread at
+   * least 0).
+   */
+  MM_ERR_PROBCUT_BAD_PAIR = 65,
+  /**
+   * A ProbCut fit already holds its most pairs (96).
+   */
+  MM_ERR_PROBCUT_TOO_MANY_PAIRS = 66,
+  /**
+   * A ProbCut fit already has a pair for the same stage and two depths.
+   */
+  MM_ERR_PROBCUT_DUPLICATE_PAIR = 67,
+  /**
+   * A ProbCut confidence `t` that is not finite and at least 0.
+   */
+  MM_ERR_PROBCUT_BAD_CONFIDENCE = 68,
+  /**
+   * The text given to `mm_probcut_parse` is not a fit as `mm_probcut_print` writes one.
+   */
+  MM_ERR_PARSE_PROBCUT = 69,
 } mm_status;
 
 /**
@@ -362,6 +384,12 @@ typedef struct mm_batched mm_batched;
  * An MCTS search that keeps its tree between moves (opaque).
  */
 typedef struct mm_mcts mm_mcts;
+
+/**
+ * A Multi-ProbCut fit (opaque): for each stage of the game and pair of depths, a line
+ * that predicts a deep search's value from a shallow one's, and one confidence `t`.
+ */
+typedef struct mm_probcut mm_probcut;
 
 /**
  * A transposition table that many searches can reuse (opaque).
@@ -714,6 +742,12 @@ typedef struct mm_game {
    * player sees every move.
    */
   int64_t (*observed_move)(void *context, int64_t mv, uint32_t player);
+  /**
+   * Optional, for Multi-ProbCut (`mm_search_options.probcut`): the stage of the game
+   * the position is in (a fit has a line per stage: the discs on the board over 10,
+   * say). NULL: stage 0 everywhere.
+   */
+  uint32_t (*stage)(void *context);
 } mm_game;
 
 /**
@@ -760,6 +794,308 @@ typedef struct mm_batched_result {
    */
   mm_fewer_threads fewer_threads;
 } mm_batched_result;
+
+/**
+ * Two depths to fit: the deep search's value predicted from the shallow one's.
+ */
+typedef struct mm_probcut_depths {
+  /**
+   * The depth of the nodes to cut (2 to 63).
+   */
+  uint32_t deep;
+  /**
+   * The depth of the search that predicts theirs (1 to `deep - 1`).
+   */
+  uint32_t shallow;
+} mm_probcut_depths;
+
+/**
+ * How a fit is calibrated: fill with `mm_calibrate_options_init`, then change what you
+ * need. Everything is seeded and bounded by depths and nodes, never the clock: a
+ * calibration gives the same fit on every machine.
+ */
+typedef struct mm_calibrate_options {
+  /**
+   * `sizeof(mm_calibrate_options)`, set by `mm_calibrate_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * The depth pairs to fit (`pair_count` of them), or NULL for the default pairs up to
+   * `max_depth`: each depth from 3 with the one about half as deep of the same parity.
+   * A pair that cannot be used (depths outside `1 <= shallow < deep <= 63`) is left
+   * out, and so is, at each stage, a pair with fewer than 20 positions' values.
+   */
+  const struct mm_probcut_depths *pairs;
+  /**
+   * How many pairs `pairs` holds.
+   */
+  size_t pair_count;
+  /**
+   * The deepest search, for the default pairs (default 10).
+   */
+  uint32_t max_depth;
+  /**
+   * Self-play games (default 8), for `mm_probcut_calibrate`.
+   */
+  uint32_t games;
+  /**
+   * Random plies at the start of each self-play game (default 6), seeded.
+   */
+  uint32_t random_plies;
+  /**
+   * The most plies of a self-play game after its random ones (default 200).
+   */
+  uint32_t max_plies;
+  /**
+   * The random plies' seed (default 1).
+   */
+  uint64_t seed;
+  /**
+   * The most nodes one position's search may visit (default 0: no limit); a search
+   * stopped by it gives the depths it completed.
+   */
+  uint64_t node_limit;
+  /**
+   * The table's size for each position's search, emptied between positions (default
+   * 16 MiB).
+   */
+  size_t table_bytes;
+} mm_calibrate_options;
+
+/**
+ * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
+ */
+typedef uint32_t mm_search_method;
+
+/**
+ * The kind of value in a result: one of the `MM_VALUE_*` values.
+ */
+typedef uint8_t mm_value_kind;
+
+/**
+ * A progress report, after each completed iteration.
+ */
+typedef struct mm_progress {
+  /**
+   * The depth of the iteration just completed.
+   */
+  uint32_t depth;
+  /**
+   * MAX's view.
+   */
+  int32_t value;
+  /**
+   * Nodes searched so far, on every thread.
+   */
+  uint64_t nodes;
+  /**
+   * Microseconds since the search was called.
+   */
+  uint64_t elapsed_us;
+  /**
+   * The principal variation, valid during the call only (ending early as
+   * `mm_search_result.pv_len` says).
+   */
+  const int64_t *pv;
+  /**
+   * The principal variation's length (its moves are at `pv`).
+   */
+  size_t pv_len;
+  /**
+   * `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
+   */
+  mm_value_kind value_kind;
+  /**
+   * A chance method's expected value (MAX's view); `value` as a double otherwise.
+   */
+  double expected;
+} mm_progress;
+
+/**
+ * How to search. Fill it with `mm_search_options_init`, then change what you need.
+ */
+typedef struct mm_search_options {
+  /**
+   * `sizeof(mm_search_options)`, set by `mm_search_options_init`: lets later versions
+   * add fields.
+   */
+  size_t struct_size;
+  /**
+   * An `MM_SEARCH_*` method (default `MM_SEARCH_ALPHABETA`).
+   */
+  mm_search_method method;
+  /**
+   * The depth limit in plies (default `MM_DEPTH_UNLIMITED`).
+   */
+  uint32_t max_depth;
+  /**
+   * Search depths 1, 2, ... and stop once proven (default true). A chance method
+   * deepens only when a limit can stop it (time, nodes or `stop`); with none it
+   * searches `max_depth` at once.
+   */
+  bool iterative_deepening;
+  /**
+   * Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
+   * memory cannot be had, the search runs without a table (same answer, slower). The
+   * library keeps a search's own table for the next search of the same size (the pages
+   * it wrote stay, at most this size): lend an `mm_table` to keep none.
+   */
+  size_t table_bytes;
+  /**
+   * Stop after this many nodes; 0: no limit.
+   */
+  uint64_t node_limit;
+  /**
+   * Stop after this many microseconds; 0: no limit.
+   */
+  uint64_t time_limit_us;
+  /**
+   * If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
+   * stop the search.
+   */
+  const int *stop;
+  /**
+   * If not NULL, called after each completed iteration, on the calling thread: each
+   * depth once, in order (with threads, also the depths another thread completed
+   * first, reported when the calling thread next can), the last being the answer's.
+   * Like the game's callbacks it must return normally (no `longjmp` out of it).
+   */
+  void (*progress)(void *context, const struct mm_progress *report);
+  /**
+   * Passed to `progress`.
+   */
+  void *progress_context;
+  /**
+   * Whether MAX moves at the root, for games without `max_to_move` (default true).
+   */
+  bool max_at_root;
+  /**
+   * `MM_SEARCH_EXACT` only: after the score is found, seek the fastest win or slowest
+   * loss among moves of that score (default true; off for games whose score already
+   * encodes the distance to the end).
+   */
+  bool refine_distance;
+  /**
+   * The room given to the `moves` callback per position (default 256); more than can
+   * be allocated gets `MM_ERR_OUT_OF_MEMORY`.
+   */
+  size_t max_moves;
+  /**
+   * If not NULL, a table from `mm_table_new` to use instead of allocating
+   * `table_bytes` for this search: reuse one across many searches. One search at a
+   * time per table: a search given a table in use gets `MM_ERR_TABLE_BUSY`.
+   */
+  struct mm_table *table;
+  /**
+   * Threads to search with (default 1: deterministic). 0 is one per available core;
+   * more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`.
+   * More than one needs the game's `copy_context`; without it, for
+   * `MM_SEARCH_MINIMAX` or a chance method, or without a table (`hash` NULL or
+   * `table_bytes` 0), the search runs on one thread, and the result's
+   * `fewer_threads` says why. An exact solve gives the same value on any number of
+   * threads and an optimal move (maybe another of the optimal moves); a completed
+   * depth-limited iteration gives the same value as one thread at that depth.
+   */
+  uint32_t threads;
+  /**
+   * Zero, and not read: room that makes this version larger than the one before.
+   */
+  uint32_t reserved;
+  /**
+   * Whether a node one ply above the leaves of a depth-limited search reads and writes
+   * the table (default false). There the table's memory costs more than the leaves it
+   * saves when the evaluation is cheap (a few hundred processor cycles or less, as in
+   * most board games); a game whose evaluation costs more searches faster with it on.
+   * The value found is the same either way. Chance methods always use the table there.
+   */
+  bool table_frontier;
+  /**
+   * Whether the engine tries, after the table's move, the two moves that last cut off
+   * at the same ply elsewhere (killer moves; default false). Values, and what
+   * `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
+   * among equal ones may differ. Worth it for a game that orders its own moves poorly.
+   * (This field and the six after it sit where padding was: the struct keeps its
+   * size.)
+   */
+  bool killer_moves;
+  /**
+   * Whether the engine orders the other moves by a history table, a score per move
+   * and side that grows at each cut-off by the depth squared, ties in the game's order
+   * (default false; the same guarantees as `killer_moves`).
+   */
+  bool history_order;
+  /**
+   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search reduces
+   * late moves (default false): from a node's fourth move on, at 3 plies or more from
+   * the leaves and below the root, a move is first searched a ply shallower (two from
+   * the ninth, at 6 plies or more) with a null window, and again at full depth when it
+   * beats alpha. Deeper in the same time, at the risk of missing a late move's point.
+   * A proven value is still exact; `MM_SEARCH_EXACT` never reduces.
+   */
+  bool late_move_reductions;
+  /**
+   * Whether deepening searches each iteration from 3 plies on in a window around the
+   * last value (aspiration windows; default false), as wide as the last two values
+   * differed, widened and searched again on each side it fails, made whole after a
+   * few failures. Each completed iteration's value is the same as without.
+   */
+  bool aspiration_windows;
+  /**
+   * With `time_limit_us`, whether deepening stops before an iteration that would not
+   * finish in the time left, estimated from the last iterations' times (default
+   * false): that iteration's work would be lost at the limit.
+   */
+  bool time_management;
+  /**
+   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search goes on
+   * past its depth limit with the game's `noisy_moves` (quiescence search; default
+   * false): at each such position the side to move may stand pat on `evaluate` or play
+   * a noisy move, up to 32 plies past the limit. Never in `MM_SEARCH_EXACT`.
+   */
+  bool quiescence;
+  /**
+   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search tries the
+   * game's `null_move` first at a node whose evaluation holds beta (null-move
+   * pruning; default false): if a pass searched 3 plies shallower holds beta, and a
+   * verification search of the node as shallow does too (the guard against
+   * zugzwang), the node is cut off. Never twice in a row, at the root or in
+   * `MM_SEARCH_EXACT`; such a cut-off is never taken as proven.
+   */
+  bool null_move;
+  /**
+   * Whether a node 3 plies or more from the leaves of a depth-limited search looks
+   * each child up in the table before searching any (enhanced transposition cut-offs;
+   * default false): a child whose stored bound already refutes the node cuts it off
+   * at the price of a probe. Values are the same either way.
+   */
+  bool enhanced_transposition_cutoffs;
+  /**
+   * If not NULL, a Multi-ProbCut fit (`mm_probcut_calibrate` or `mm_probcut_parse`)
+   * for a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search (default
+   * NULL: none). Below the root, a node whose depth the fit has a pair for, at the
+   * game's `stage`, is first searched at the pair's shallow depth with a null window
+   * `t` sigmas past the bound the pair predicts, and cut off when that search holds.
+   * Deeper in the same time, at the risk of a wrong cut; such a cut-off is never
+   * taken as proven, and `MM_SEARCH_EXACT` never cuts. The search copies the fit when
+   * it starts: it must stay valid, and unchanged, during the call.
+   */
+  const struct mm_probcut *probcut;
+} mm_search_options;
+
+/**
+ * What a calibration saw.
+ */
+typedef struct mm_calibration {
+  /**
+   * Positions searched.
+   */
+  uint32_t positions;
+  /**
+   * Of them, those whose values were used (a position whose search proved its value
+   * is left out).
+   */
+  uint32_t used;
+} mm_calibration;
 
 /**
  * How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
@@ -1137,208 +1473,6 @@ typedef struct mm_mcts_move {
    */
   double proven_reward;
 } mm_mcts_move;
-
-/**
- * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
- */
-typedef uint32_t mm_search_method;
-
-/**
- * The kind of value in a result: one of the `MM_VALUE_*` values.
- */
-typedef uint8_t mm_value_kind;
-
-/**
- * A progress report, after each completed iteration.
- */
-typedef struct mm_progress {
-  /**
-   * The depth of the iteration just completed.
-   */
-  uint32_t depth;
-  /**
-   * MAX's view.
-   */
-  int32_t value;
-  /**
-   * Nodes searched so far, on every thread.
-   */
-  uint64_t nodes;
-  /**
-   * Microseconds since the search was called.
-   */
-  uint64_t elapsed_us;
-  /**
-   * The principal variation, valid during the call only (ending early as
-   * `mm_search_result.pv_len` says).
-   */
-  const int64_t *pv;
-  /**
-   * The principal variation's length (its moves are at `pv`).
-   */
-  size_t pv_len;
-  /**
-   * `MM_VALUE_EXPECTED` for a chance method: the value is then `expected`.
-   */
-  mm_value_kind value_kind;
-  /**
-   * A chance method's expected value (MAX's view); `value` as a double otherwise.
-   */
-  double expected;
-} mm_progress;
-
-/**
- * How to search. Fill it with `mm_search_options_init`, then change what you need.
- */
-typedef struct mm_search_options {
-  /**
-   * `sizeof(mm_search_options)`, set by `mm_search_options_init`: lets later versions
-   * add fields.
-   */
-  size_t struct_size;
-  /**
-   * An `MM_SEARCH_*` method (default `MM_SEARCH_ALPHABETA`).
-   */
-  mm_search_method method;
-  /**
-   * The depth limit in plies (default `MM_DEPTH_UNLIMITED`).
-   */
-  uint32_t max_depth;
-  /**
-   * Search depths 1, 2, ... and stop once proven (default true). A chance method
-   * deepens only when a limit can stop it (time, nodes or `stop`); with none it
-   * searches `max_depth` at once.
-   */
-  bool iterative_deepening;
-  /**
-   * Transposition table size in bytes; 0 turns it off (default 16 MiB). If that much
-   * memory cannot be had, the search runs without a table (same answer, slower). The
-   * library keeps a search's own table for the next search of the same size (the pages
-   * it wrote stay, at most this size): lend an `mm_table` to keep none.
-   */
-  size_t table_bytes;
-  /**
-   * Stop after this many nodes; 0: no limit.
-   */
-  uint64_t node_limit;
-  /**
-   * Stop after this many microseconds; 0: no limit.
-   */
-  uint64_t time_limit_us;
-  /**
-   * If not NULL, an `int` that another thread sets non-zero (with an atomic store) to
-   * stop the search.
-   */
-  const int *stop;
-  /**
-   * If not NULL, called after each completed iteration, on the calling thread: each
-   * depth once, in order (with threads, also the depths another thread completed
-   * first, reported when the calling thread next can), the last being the answer's.
-   * Like the game's callbacks it must return normally (no `longjmp` out of it).
-   */
-  void (*progress)(void *context, const struct mm_progress *report);
-  /**
-   * Passed to `progress`.
-   */
-  void *progress_context;
-  /**
-   * Whether MAX moves at the root, for games without `max_to_move` (default true).
-   */
-  bool max_at_root;
-  /**
-   * `MM_SEARCH_EXACT` only: after the score is found, seek the fastest win or slowest
-   * loss among moves of that score (default true; off for games whose score already
-   * encodes the distance to the end).
-   */
-  bool refine_distance;
-  /**
-   * The room given to the `moves` callback per position (default 256); more than can
-   * be allocated gets `MM_ERR_OUT_OF_MEMORY`.
-   */
-  size_t max_moves;
-  /**
-   * If not NULL, a table from `mm_table_new` to use instead of allocating
-   * `table_bytes` for this search: reuse one across many searches. One search at a
-   * time per table: a search given a table in use gets `MM_ERR_TABLE_BUSY`.
-   */
-  struct mm_table *table;
-  /**
-   * Threads to search with (default 1: deterministic). 0 is one per available core;
-   * more than `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`.
-   * More than one needs the game's `copy_context`; without it, for
-   * `MM_SEARCH_MINIMAX` or a chance method, or without a table (`hash` NULL or
-   * `table_bytes` 0), the search runs on one thread, and the result's
-   * `fewer_threads` says why. An exact solve gives the same value on any number of
-   * threads and an optimal move (maybe another of the optimal moves); a completed
-   * depth-limited iteration gives the same value as one thread at that depth.
-   */
-  uint32_t threads;
-  /**
-   * Zero, and not read: room that makes this version larger than the one before.
-   */
-  uint32_t reserved;
-  /**
-   * Whether a node one ply above the leaves of a depth-limited search reads and writes
-   * the table (default false). There the table's memory costs more than the leaves it
-   * saves when the evaluation is cheap (a few hundred processor cycles or less, as in
-   * most board games); a game whose evaluation costs more searches faster with it on.
-   * The value found is the same either way. Chance methods always use the table there.
-   */
-  bool table_frontier;
-  /**
-   * Whether the engine tries, after the table's move, the two moves that last cut off
-   * at the same ply elsewhere (killer moves; default false). Values, and what
-   * `MM_SEARCH_EXACT` proves, are the same either way; the nodes and the move chosen
-   * among equal ones may differ. Worth it for a game that orders its own moves poorly.
-   * (This field and the six after it sit where padding was: the struct keeps its
-   * size.)
-   */
-  bool killer_moves;
-  /**
-   * Whether the engine orders the other moves by a history table, a score per move
-   * and side that grows at each cut-off by the depth squared, ties in the game's order
-   * (default false; the same guarantees as `killer_moves`).
-   */
-  bool history_order;
-  /**
-   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search reduces
-   * late moves (default false): from a node's fourth move on, at 3 plies or more from
-   * the leaves and below the root, a move is first searched a ply shallower (two from
-   * the ninth, at 6 plies or more) with a null window, and again at full depth when it
-   * beats alpha. Deeper in the same time, at the risk of missing a late move's point.
-   * A proven value is still exact; `MM_SEARCH_EXACT` never reduces.
-   */
-  bool late_move_reductions;
-  /**
-   * Whether deepening searches each iteration from 3 plies on in a window around the
-   * last value (aspiration windows; default false), as wide as the last two values
-   * differed, widened and searched again on each side it fails, made whole after a
-   * few failures. Each completed iteration's value is the same as without.
-   */
-  bool aspiration_windows;
-  /**
-   * With `time_limit_us`, whether deepening stops before an iteration that would not
-   * finish in the time left, estimated from the last iterations' times (default
-   * false): that iteration's work would be lost at the limit.
-   */
-  bool time_management;
-  /**
-   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search goes on
-   * past its depth limit with the game's `noisy_moves` (quiescence search; default
-   * false): at each such position the side to move may stand pat on `evaluate` or play
-   * a noisy move, up to 32 plies past the limit. Never in `MM_SEARCH_EXACT`.
-   */
-  bool quiescence;
-  /**
-   * Whether a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search tries the
-   * game's `null_move` first at a node whose evaluation holds beta (null-move
-   * pruning; default false): if a pass searched 3 plies shallower holds beta, and a
-   * verification search of the node as shallow does too (the guard against
-   * zugzwang), the node is cut off. Never twice in a row, at the root or in
-   * `MM_SEARCH_EXACT`; such a cut-off is never taken as proven.
-   */
-  bool null_move;
-} mm_search_options;
 
 /**
  * How PIMC combines the samples' values (`combine` in `mm_pimc_options`).
@@ -1745,6 +1879,42 @@ typedef struct mm_maxn_mcts_result {
 } mm_maxn_mcts_result;
 
 /**
+ * One pair of a fit: at stage `stage`, `v_deep ≈ a * v_shallow + b`, with an error of
+ * standard deviation `sigma` (score units), fitted on `samples` positions (0 for a
+ * pair made by hand).
+ */
+typedef struct mm_probcut_pair {
+  /**
+   * The stage of the game (the game's `stage` callback) the pair is for.
+   */
+  uint32_t stage;
+  /**
+   * The depth of the nodes the pair cuts (2 to 63).
+   */
+  uint32_t deep;
+  /**
+   * The depth of the search that predicts theirs (1 to `deep - 1`).
+   */
+  uint32_t shallow;
+  /**
+   * The positions the pair was fitted on.
+   */
+  uint32_t samples;
+  /**
+   * The slope of the prediction (finite, above 0).
+   */
+  double a;
+  /**
+   * Its offset (finite).
+   */
+  double b;
+  /**
+   * The standard deviation of its error (finite, at least 0).
+   */
+  double sigma;
+} mm_probcut_pair;
+
+/**
  * Where and why a text failed to parse.
  */
 typedef struct mm_parse_error {
@@ -2076,11 +2246,65 @@ void mm_batched_free(struct mm_batched *batched);
 enum mm_status mm_last_error(void);
 
 /**
+ * Fills `*options`, a struct of `size` bytes (`sizeof(mm_calibrate_options)` where the
+ * caller was compiled), with that size and the defaults; the header's
+ * `mm_calibrate_options_init(options)` macro passes the size. A larger size gets zeros
+ * past this version's fields; any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing
+ * is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_calibrate_options`.
+ */
+enum mm_status mm_calibrate_options_init_sized(struct mm_calibrate_options *options, size_t size);
+
+/**
+ * Calibrates a fit by the engine's self-play from the game's current position, which
+ * is left as it was: `games` games, each `random_plies` seeded random plies then the
+ * moves the calibration's searches choose, until the game ends or a search proves its
+ * result. Each position is searched with deepening to the deepest depth the pairs need,
+ * each completed iteration's value a sample of that depth, as `search` says (NULL: the
+ * defaults): its method (alpha-beta, or PVS for any other), its enhancements and
+ * `max_moves` (its limits, table, threads and callbacks are not used). The fit is a
+ * least-squares line per stage (the game's `stage`) and pair, after values far from
+ * the others are dropped, with `t` 1.5; set another with `mm_probcut_set_confidence`.
+ * On `MM_OK` writes the new fit to `*out` and, if `report` is not NULL, what the
+ * calibration saw. A game of more than two players is `MM_ERR_NOT_TWO_PLAYERS`; a
+ * misbehaving game gets `MM_ERR_GAME_*`, as in `mm_search`.
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
+ * `search` and `options` NULL or from their init macros (`options->pairs` holding
+ * `pair_count` pairs); `out` writable; `report` NULL or writable.
+ */
+enum mm_status mm_probcut_calibrate(const struct mm_game *game,
+                                    const struct mm_search_options *search,
+                                    const struct mm_calibrate_options *options,
+                                    struct mm_probcut **out,
+                                    struct mm_calibration *report);
+
+/**
+ * Calibrates a fit from the program's own positions: `games[0 .. count]`, each a game
+ * in the position to sample (a position already over is skipped), left as it was.
+ * Searched and fitted as in `mm_probcut_calibrate` (`options`' self-play fields are not
+ * used).
+ *
+ * # Safety
+ * `games` must hold `count` pointers to valid `mm_game`s, as for
+ * `mm_probcut_calibrate`; the rest as there.
+ */
+enum mm_status mm_probcut_calibrate_positions(const struct mm_game *const *games,
+                                              size_t count,
+                                              const struct mm_search_options *search,
+                                              const struct mm_calibrate_options *options,
+                                              struct mm_probcut **out,
+                                              struct mm_calibration *report);
+
+/**
  * Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
  * compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
  * after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
  * program that does not use the header (a binding from another language) passes its
- * struct's size itself. A size of an older version (80, 96, 112, 120 or 184 bytes: before
+ * struct's size itself. A size of an older version (80, 96, 112, 120, 184 or 208 bytes: before
  * the copy callbacks, the chance callbacks, `score_view`, `priors`, `information_key`) gets that version's
  * fields and nothing past them; a larger
  * size gets zeros past this version's fields. Any other size is
@@ -2249,7 +2473,8 @@ void mm_mcts_free(struct mm_mcts *mcts);
  * caller was compiled), with that size and the defaults. The header's
  * `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
  * A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
- * `table_frontier`) gets that version's fields only; a larger size gets zeros past
+ * `table_frontier`; 112: before `enhanced_transposition_cutoffs` and `probcut`) gets
+ * that version's fields only; a larger size gets zeros past
  * this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
  * written.
  *
@@ -2287,7 +2512,8 @@ enum mm_status mm_pimc_options_init_sized(struct mm_pimc_options *options, size_
  * 1, one context a thread at a time); `options` (if not NULL) to options from
  * `mm_pimc_options_init`, whose `search` (if not NULL) points to options from
  * `mm_search_options_init` whose `stop` (if not NULL) stays valid and is only written
- * atomically; `out` must be writable, and `moves` hold `moves_cap` entries.
+ * atomically and whose `probcut` (if not NULL) is a live fit that nothing changes during
+ * the call; `out` must be writable, and `moves` hold `moves_cap` entries.
  */
 enum mm_status mm_pimc_search(const struct mm_game *game,
                               const struct mm_pimc_options *options,
@@ -2394,6 +2620,96 @@ enum mm_status mm_maxn_mcts_search(const struct mm_game *game,
                                    struct mm_maxn_mcts_result *out);
 
 /**
+ * Makes an empty fit (no pairs; `t` 1.5), for pairs added with `mm_probcut_add`.
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum mm_status mm_probcut_new(struct mm_probcut **out);
+
+/**
+ * Adds a pair to a fit, in its place (pairs are kept by stage, deep then shallow depth).
+ * `MM_ERR_PROBCUT_BAD_PAIR` for a pair that cannot be used,
+ * `MM_ERR_PROBCUT_DUPLICATE_PAIR` for a second pair of the same stage and depths,
+ * `MM_ERR_PROBCUT_TOO_MANY_PAIRS` past 96; the fit is then unchanged.
+ *
+ * # Safety
+ * `fit` must be a live fit that no search is reading; `pair` must be readable.
+ */
+enum mm_status mm_probcut_add(struct mm_probcut *fit, const struct mm_probcut_pair *pair);
+
+/**
+ * Writes the fit's pairs to `pairs[0 .. *count]`, by stage, deep then shallow depth.
+ * `*count` always receives how many there are; if `pairs` is NULL or `cap` is smaller,
+ * returns `MM_ERR_BUFFER_TOO_SMALL` and writes no pair.
+ *
+ * # Safety
+ * `fit` must be a live fit; `pairs` (if not NULL) must have `cap` writable entries;
+ * `count` must be writable.
+ */
+enum mm_status mm_probcut_pairs(const struct mm_probcut *fit,
+                                struct mm_probcut_pair *pairs,
+                                size_t cap,
+                                size_t *count);
+
+/**
+ * The fit's confidence `t`, in `*t`: how many sigmas past the window a shallow search's
+ * bound is put (more cuts less, and less wrongly).
+ *
+ * # Safety
+ * `fit` must be a live fit; `t` must be writable.
+ */
+enum mm_status mm_probcut_confidence(const struct mm_probcut *fit, double *t);
+
+/**
+ * Sets the fit's confidence `t` (a calibration sets 1.5): finite and at least 0, else
+ * `MM_ERR_PROBCUT_BAD_CONFIDENCE` and the fit is unchanged.
+ *
+ * # Safety
+ * `fit` must be a live fit that no search is reading.
+ */
+enum mm_status mm_probcut_set_confidence(struct mm_probcut *fit, double t);
+
+/**
+ * Writes the fit as text into `buf` (NUL-terminated), which `mm_probcut_parse` reads
+ * back exactly: the line `libminimax probcut 1`, then `t T`, then a line
+ * `pair STAGE DEEP SHALLOW A B SIGMA SAMPLES` for each pair. `*needed` always receives
+ * the bytes needed, NUL included; if `buf` is NULL or `cap` is smaller, returns
+ * `MM_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `fit` must be a live fit; `buf` (if not NULL) must have `cap` writable bytes;
+ * `needed` must be writable.
+ */
+enum mm_status mm_probcut_print(const struct mm_probcut *fit,
+                                char *buf,
+                                size_t cap,
+                                size_t *needed);
+
+/**
+ * Reads `len` bytes of text written by `mm_probcut_print` into a new fit (blank lines
+ * and lines starting `#` are skipped). On success writes the handle to `*out`. On text
+ * that is not a fit returns `MM_ERR_PARSE_PROBCUT` and, if `error` is not NULL, fills
+ * it with the line (column 0) and what was wrong; `*out` is untouched.
+ *
+ * # Safety
+ * `text` must hold `len` readable bytes; `out` and `error` (if not NULL) must be
+ * writable.
+ */
+enum mm_status mm_probcut_parse(const char *text,
+                                size_t len,
+                                struct mm_probcut **out,
+                                struct mm_parse_error *error);
+
+/**
+ * Frees a fit. NULL is allowed and does nothing.
+ *
+ * # Safety
+ * `fit` must be NULL or a fit not yet freed, that no search is reading.
+ */
+void mm_probcut_free(struct mm_probcut *fit);
+
+/**
  * Searches the game from its current position. `options` may be NULL for the defaults.
  * On `MM_OK` fills `*out` and writes the principal variation's first
  * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
@@ -2418,7 +2734,8 @@ enum mm_status mm_maxn_mcts_search(const struct mm_game *game,
  * # Safety
  * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
  * `options` (if not NULL) to options from `mm_search_options_init`, whose `stop` (if not
- * NULL) stays valid and is only written atomically; `out` must be writable and `pv` hold
+ * NULL) stays valid and is only written atomically, and whose `probcut` (if not NULL)
+ * is a live fit that nothing changes during the call; `out` must be writable and `pv` hold
  * `pv_cap` writable entries.
  */
 enum mm_status mm_search(const struct mm_game *game,
@@ -2724,6 +3041,9 @@ const char *mm_version(void);
 /** Fills PIMC options with the defaults: `mm_pimc_options_init_sized` with this header's size. */
 #define mm_pimc_options_init(options) \
     mm_pimc_options_init_sized((options), sizeof(mm_pimc_options))
+/** Fills calibration options with the defaults: `mm_calibrate_options_init_sized` with this header's size. */
+#define mm_calibrate_options_init(options) \
+    mm_calibrate_options_init_sized((options), sizeof(mm_calibrate_options))
 /** Fills an encoding with its size, zero sizes and NULL callbacks. */
 #define mm_encoding_init(encoding) mm_encoding_init_sized((encoding), sizeof(mm_encoding))
 /** Fills an evaluator with its size and NULLs. */

@@ -11,6 +11,7 @@ use common::{compile, root, scratch};
 use minimax::ffi::batched::{
     mm_batched_options, mm_batched_result, mm_batched_root, mm_encoding, mm_evaluator,
 };
+use minimax::ffi::calibrate::{mm_calibrate_options, mm_calibration, mm_probcut_depths};
 use minimax::ffi::game::mm_game;
 use minimax::ffi::hidden::{mm_ismcts_options, mm_ismcts_result};
 use minimax::ffi::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
@@ -21,6 +22,7 @@ use minimax::ffi::options::{mm_progress, mm_search_method, mm_search_options};
 use minimax::ffi::pimc::{mm_pimc_move, mm_pimc_options, mm_pimc_result};
 use minimax::ffi::players::{mm_maxn_options, mm_maxn_result};
 use minimax::ffi::players_mcts::{mm_maxn_mcts_options, mm_maxn_mcts_result};
+use minimax::ffi::probcut::mm_probcut_pair;
 use minimax::ffi::result::{mm_search_result, mm_search_stats};
 use minimax::ffi::status::mm_status;
 use minimax::ffi::trees::{mm_node_info, mm_parse_error, mm_tree_solution};
@@ -90,6 +92,8 @@ fn rust_layouts() -> Vec<Layout> {
             time_management,
             quiescence,
             null_move,
+            enhanced_transposition_cutoffs,
+            probcut,
         }),
         layout!(mm_game {
             struct_size,
@@ -118,6 +122,7 @@ fn rust_layouts() -> Vec<Layout> {
             information_key,
             sample,
             observed_move,
+            stage,
         }),
         layout!(mm_search_stats {
             nodes,
@@ -319,6 +324,29 @@ fn rust_layouts() -> Vec<Layout> {
             move_count
         }),
         layout!(mm_pimc_move { mv, mean, votes }),
+        layout!(mm_probcut_depths { deep, shallow }),
+        layout!(mm_probcut_pair {
+            stage,
+            deep,
+            shallow,
+            samples,
+            a,
+            b,
+            sigma
+        }),
+        layout!(mm_calibration { positions, used }),
+        layout!(mm_calibrate_options {
+            struct_size,
+            pairs,
+            pair_count,
+            max_depth,
+            games,
+            random_plies,
+            max_plies,
+            seed,
+            node_limit,
+            table_bytes
+        }),
         layout!(mm_encoding {
             struct_size,
             observation_size,

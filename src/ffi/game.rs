@@ -161,6 +161,10 @@ pub struct mm_game {
     /// player sees every move.
     pub observed_move:
         Option<unsafe extern "C" fn(context: *mut c_void, mv: i64, player: u32) -> i64>,
+    /// Optional, for Multi-ProbCut (`mm_search_options.probcut`): the stage of the game
+    /// the position is in (a fit has a line per stage: the discs on the board over 10,
+    /// say). NULL: stage 0 everywhere.
+    pub stage: Option<unsafe extern "C" fn(context: *mut c_void) -> u32>,
 }
 
 /// Whose point of view a game's scores take: one of the `MM_SCORES_*` values.
@@ -200,6 +204,7 @@ impl Default for mm_game {
             information_key: None,
             sample: None,
             observed_move: None,
+            stage: None,
         }
     }
 }
@@ -214,12 +219,24 @@ const GAME_SIZE_WITHOUT_VIEW: usize = std::mem::offset_of!(mm_game, score_view);
 const GAME_SIZE_WITHOUT_PRIORS: usize = std::mem::offset_of!(mm_game, priors);
 /// The size of `mm_game` before the hidden-information callbacks (issue 52).
 const GAME_SIZE_WITHOUT_SAMPLE: usize = std::mem::offset_of!(mm_game, information_key);
+/// The size of `mm_game` before `stage` (issue 53).
+const GAME_SIZE_WITHOUT_STAGE: usize = std::mem::offset_of!(mm_game, stage);
+
+/// The sizes of the older versions of `mm_game`.
+const OLDER_GAMES: [usize; 6] = [
+    GAME_SIZE_WITHOUT_COPY,
+    GAME_SIZE_WITHOUT_CHANCE,
+    GAME_SIZE_WITHOUT_VIEW,
+    GAME_SIZE_WITHOUT_PRIORS,
+    GAME_SIZE_WITHOUT_SAMPLE,
+    GAME_SIZE_WITHOUT_STAGE,
+];
 
 /// Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
 /// compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
 /// after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
 /// program that does not use the header (a binding from another language) passes its
-/// struct's size itself. A size of an older version (80, 96, 112, 120 or 184 bytes: before
+/// struct's size itself. A size of an older version (80, 96, 112, 120, 184 or 208 bytes: before
 /// the copy callbacks, the chance callbacks, `score_view`, `priors`, `information_key`) gets that version's
 /// fields and nothing past them; a larger
 /// size gets zeros past this version's fields. Any other size is
@@ -231,15 +248,8 @@ const GAME_SIZE_WITHOUT_SAMPLE: usize = std::mem::offset_of!(mm_game, informatio
 pub unsafe extern "C" fn mm_game_init_sized(game: *mut mm_game, size: usize) -> mm_status {
     status_call(|| {
         let game = non_null(game)?;
-        let sizes = [
-            GAME_SIZE_WITHOUT_COPY,
-            GAME_SIZE_WITHOUT_CHANCE,
-            GAME_SIZE_WITHOUT_VIEW,
-            GAME_SIZE_WITHOUT_PRIORS,
-            GAME_SIZE_WITHOUT_SAMPLE,
-        ];
         // SAFETY: non-NULL, `size` writable bytes (caller's guarantee).
-        unsafe { write_sized(game, mm_game::default(), size, &sizes) }
+        unsafe { write_sized(game, mm_game::default(), size, &OLDER_GAMES) }
     })
 }
 
@@ -252,15 +262,8 @@ pub(crate) unsafe fn read_game(game: *const mm_game) -> Result<mm_game, mm_statu
     if game.is_null() {
         return Err(MM_ERR_NULL_ARGUMENT);
     }
-    let sizes = [
-        GAME_SIZE_WITHOUT_COPY,
-        GAME_SIZE_WITHOUT_CHANCE,
-        GAME_SIZE_WITHOUT_VIEW,
-        GAME_SIZE_WITHOUT_PRIORS,
-        GAME_SIZE_WITHOUT_SAMPLE,
-    ];
     // SAFETY: non-NULL, and a valid game of its `struct_size` (caller's guarantee).
-    unsafe { read_sized(game, mm_game::default(), &sizes, &[]) }
+    unsafe { read_sized(game, mm_game::default(), &OLDER_GAMES, &[]) }
 }
 
 /// The callbacks that come in pairs or choices, checked: a copy needs its free, a chance
@@ -441,6 +444,12 @@ impl Game for CGame {
         let (mut lo, mut sum) = (0, 0);
         // SAFETY: see above; `lo` and `sum` are live locals.
         unsafe { f(self.game.context, &mut lo, &mut sum) }.then_some((lo, sum))
+    }
+    fn stage(&mut self) -> u32 {
+        // SAFETY: see above.
+        self.game
+            .stage
+            .map_or(0, |f| unsafe { f(self.game.context) })
     }
     fn hash(&mut self) -> Option<u64> {
         // SAFETY: see above.

@@ -8,6 +8,7 @@
 pub mod args;
 pub mod batched;
 pub mod boundary;
+pub mod calibrate;
 pub mod game;
 pub mod hidden;
 mod lease;
@@ -17,6 +18,7 @@ pub mod options;
 pub mod pimc;
 pub mod players;
 pub mod players_mcts;
+pub mod probcut;
 pub mod result;
 pub mod search;
 pub mod status;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
+use super::probcut::mm_probcut;
 use super::result::{kind_of, mm_value_kind};
 use super::status::mm_status::{self, *};
 use super::table::mm_table;
@@ -169,6 +170,20 @@ pub struct mm_search_options {
     /// zugzwang), the node is cut off. Never twice in a row, at the root or in
     /// `MM_SEARCH_EXACT`; such a cut-off is never taken as proven.
     pub null_move: bool,
+    /// Whether a node 3 plies or more from the leaves of a depth-limited search looks
+    /// each child up in the table before searching any (enhanced transposition cut-offs;
+    /// default false): a child whose stored bound already refutes the node cuts it off
+    /// at the price of a probe. Values are the same either way.
+    pub enhanced_transposition_cutoffs: bool,
+    /// If not NULL, a Multi-ProbCut fit (`mm_probcut_calibrate` or `mm_probcut_parse`)
+    /// for a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search (default
+    /// NULL: none). Below the root, a node whose depth the fit has a pair for, at the
+    /// game's `stage`, is first searched at the pair's shallow depth with a null window
+    /// `t` sigmas past the bound the pair predicts, and cut off when that search holds.
+    /// Deeper in the same time, at the risk of a wrong cut; such a cut-off is never
+    /// taken as proven, and `MM_SEARCH_EXACT` never cuts. The search copies the fit when
+    /// it starts: it must stay valid, and unchanged, during the call.
+    pub probcut: *const mm_probcut,
 }
 
 impl Default for mm_search_options {
@@ -200,6 +215,8 @@ impl Default for mm_search_options {
             time_management: d.time_management,
             quiescence: d.quiescence,
             null_move: d.null_move,
+            enhanced_transposition_cutoffs: d.enhanced_transposition_cutoffs,
+            probcut: std::ptr::null(),
         }
     }
 }
@@ -212,17 +229,24 @@ const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_optio
 const OPTIONS_SIZE_WITHOUT_TABLE_FRONTIER: usize =
     std::mem::offset_of!(mm_search_options, table_frontier);
 
+/// The size of `mm_search_options` before `enhanced_transposition_cutoffs` and `probcut`
+/// (112 bytes on 64-bit systems; issue 53 added them).
+const OPTIONS_SIZE_WITHOUT_PROBCUT: usize =
+    std::mem::offset_of!(mm_search_options, enhanced_transposition_cutoffs);
+
 /// The sizes of the older versions of `mm_search_options`.
-const OLDER_OPTIONS: [usize; 2] = [
+const OLDER_OPTIONS: [usize; 3] = [
     OPTIONS_SIZE_WITHOUT_THREADS,
     OPTIONS_SIZE_WITHOUT_TABLE_FRONTIER,
+    OPTIONS_SIZE_WITHOUT_PROBCUT,
 ];
 
 /// Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
 /// caller was compiled), with that size and the defaults. The header's
 /// `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
 /// A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
-/// `table_frontier`) gets that version's fields only; a larger size gets zeros past
+/// `table_frontier`; 112: before `enhanced_transposition_cutoffs` and `probcut`) gets
+/// that version's fields only; a larger size gets zeros past
 /// this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
 /// written.
 ///
@@ -266,6 +290,7 @@ pub(crate) unsafe fn read_options(
         std::mem::offset_of!(mm_search_options, time_management),
         std::mem::offset_of!(mm_search_options, quiescence),
         std::mem::offset_of!(mm_search_options, null_move),
+        std::mem::offset_of!(mm_search_options, enhanced_transposition_cutoffs),
     ];
     // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee), their
     // `bool`s listed.
@@ -284,7 +309,8 @@ pub(crate) fn check_options(options: &mm_search_options) -> Result<(), mm_status
 }
 
 /// The engine's options for `o`'s plain values: the method, the stop flag, and no lent
-/// table or progress callback (which the caller adds where it takes them).
+/// table, progress callback or ProbCut fit (which the caller adds where it takes them:
+/// `probcut::read_fit` copies the fit).
 pub(crate) fn engine_options<'a>(
     o: &mm_search_options,
     method: Method,
@@ -312,9 +338,8 @@ pub(crate) fn engine_options<'a>(
         time_management: o.time_management,
         quiescence: o.quiescence,
         null_move: o.null_move,
-        // C has no ProbCut or enhanced transposition cutoffs yet.
         probcut: None,
-        enhanced_transposition_cutoffs: false,
+        enhanced_transposition_cutoffs: o.enhanced_transposition_cutoffs,
     }
 }
 

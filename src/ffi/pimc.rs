@@ -8,9 +8,10 @@ use super::args::{non_null, read_sized, write_sized};
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
 use super::options::{check_options, engine_options, method_of, mm_search_options, read_options};
+use super::probcut::read_fit;
 use super::status::mm_status::{self, *};
 use crate::search::pimc::{self, Combine, Valued};
-use crate::search::{self, Method, Options};
+use crate::search::{self, Method, Options, ProbCut};
 
 /// How PIMC combines the samples' values (`combine` in `mm_pimc_options`).
 pub type mm_pimc_combine = u32;
@@ -123,7 +124,8 @@ pub unsafe extern "C" fn mm_pimc_options_init_sized(
 /// 1, one context a thread at a time); `options` (if not NULL) to options from
 /// `mm_pimc_options_init`, whose `search` (if not NULL) points to options from
 /// `mm_search_options_init` whose `stop` (if not NULL) stays valid and is only written
-/// atomically; `out` must be writable, and `moves` hold `moves_cap` entries.
+/// atomically and whose `probcut` (if not NULL) is a live fit that nothing changes during
+/// the call; `out` must be writable, and `moves` hold `moves_cap` entries.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mm_pimc_search(
     game: *const mm_game,
@@ -178,7 +180,9 @@ pub unsafe extern "C" fn mm_pimc_search(
             // search and that other threads write only atomically.
             unsafe { AtomicI32::from_ptr(s.stop.cast_mut()) }
         });
-        let shared = Plain(s);
+        // SAFETY: NULL or a live fit, unchanged during the call (caller's guarantee).
+        let fit = unsafe { read_fit(s.probcut) };
+        let shared = Plain(s, fit);
         let value = |g: &mut CGame, max: bool| {
             let mut opts = shared.child(method, stop);
             opts.max_at_root = max;
@@ -218,17 +222,22 @@ pub unsafe extern "C" fn mm_pimc_search(
 }
 
 /// Search options read on the threads that search the samples: only their plain
-/// values are (`engine_options`), never their pointers.
-struct Plain(mm_search_options);
+/// values are (`engine_options`), never their pointers; and the ProbCut fit, copied on
+/// the calling thread.
+struct Plain(mm_search_options, Option<ProbCut>);
 
 // SAFETY: `engine_options` reads numbers and flags from it; the pointers it holds (the
 // stop flag, read once on the calling thread into an atomic, the table, checked NULL,
-// and the progress callback and its context, not called) are not followed through it.
+// the ProbCut fit, copied on the calling thread, and the progress callback and its
+// context, not called) are not followed through it.
 unsafe impl Sync for Plain {}
 
 impl Plain {
     /// A child's search (a method so that a closure takes the whole `Plain`).
     fn child<'a>(&self, method: Method, stop: Option<&'a AtomicI32>) -> Options<'a> {
-        engine_options(&self.0, method, stop)
+        Options {
+            probcut: self.1,
+            ..engine_options(&self.0, method, stop)
+        }
     }
 }

@@ -10,6 +10,7 @@ use super::lease::Lease;
 use super::options::{
     check_options, engine_options, method_of, mm_search_options, read_options, report,
 };
+use super::probcut::read_fit;
 use super::result::{mm_search_result, write_result};
 use super::status::mm_status::{self, *};
 use crate::search::{self, Fork, Game, Options};
@@ -38,7 +39,8 @@ use crate::search::{self, Fork, Game, Options};
 /// # Safety
 /// `game` must point to a valid `mm_game` whose callbacks may be called with its context;
 /// `options` (if not NULL) to options from `mm_search_options_init`, whose `stop` (if not
-/// NULL) stays valid and is only written atomically; `out` must be writable and `pv` hold
+/// NULL) stays valid and is only written atomically, and whose `probcut` (if not NULL)
+/// is a live fit that nothing changes during the call; `out` must be writable and `pv` hold
 /// `pv_cap` writable entries.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mm_search(
@@ -95,6 +97,8 @@ pub(crate) unsafe fn search_with<G: Game + Fork + Send + 'static>(
         let mut opts = Options {
             table: lease.as_mut().map(Lease::table),
             progress: Some(&mut progress),
+            // SAFETY: NULL or a live fit, unchanged during the call (caller's guarantee).
+            probcut: unsafe { read_fit(c_opts.probcut) },
             ..engine_options(&c_opts, method, stop)
         };
         let r = search::search_parallel(&mut cgame, &mut opts)?;

@@ -172,12 +172,24 @@ pub enum mm_status {
     MM_ERR_GAME_NO_SAMPLE = 63,
     /// The game sets `sample` without `free_context`, which frees the samples it makes.
     MM_ERR_SAMPLE_WITHOUT_FREE = 64,
+    /// A ProbCut pair that cannot be used: depths not `1 <= shallow < deep <= 63`, a
+    /// slope not finite and above 0, or an offset or spread not finite (the spread at
+    /// least 0).
+    MM_ERR_PROBCUT_BAD_PAIR = 65,
+    /// A ProbCut fit already holds its most pairs (96).
+    MM_ERR_PROBCUT_TOO_MANY_PAIRS = 66,
+    /// A ProbCut fit already has a pair for the same stage and two depths.
+    MM_ERR_PROBCUT_DUPLICATE_PAIR = 67,
+    /// A ProbCut confidence `t` that is not finite and at least 0.
+    MM_ERR_PROBCUT_BAD_CONFIDENCE = 68,
+    /// The text given to `mm_probcut_parse` is not a fit as `mm_probcut_print` writes one.
+    MM_ERR_PARSE_PROBCUT = 69,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 65] = [
+const ALL: [mm_status; 70] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -243,6 +255,11 @@ const ALL: [mm_status; 65] = [
     MM_ERR_GAME_NO_PASS,
     MM_ERR_GAME_NO_SAMPLE,
     MM_ERR_SAMPLE_WITHOUT_FREE,
+    MM_ERR_PROBCUT_BAD_PAIR,
+    MM_ERR_PROBCUT_TOO_MANY_PAIRS,
+    MM_ERR_PROBCUT_DUPLICATE_PAIR,
+    MM_ERR_PROBCUT_BAD_CONFIDENCE,
+    MM_ERR_PARSE_PROBCUT,
 ];
 
 impl mm_status {
@@ -343,6 +360,19 @@ impl mm_status {
             }
             MM_ERR_GAME_NO_PASS => {
                 c"best-reply search needs the game to pass the turn (null_move), and it gave no pass"
+            }
+            MM_ERR_PROBCUT_BAD_PAIR => {
+                c"the ProbCut pair needs 1 <= shallow < deep <= 63, a finite slope above 0, a finite offset and a finite sigma of at least 0"
+            }
+            MM_ERR_PROBCUT_TOO_MANY_PAIRS => c"the ProbCut fit already holds its most pairs (96)",
+            MM_ERR_PROBCUT_DUPLICATE_PAIR => {
+                c"the ProbCut fit already has a pair for that stage and those two depths"
+            }
+            MM_ERR_PROBCUT_BAD_CONFIDENCE => {
+                c"the ProbCut confidence t is not a finite number at least 0"
+            }
+            MM_ERR_PARSE_PROBCUT => {
+                c"the text is not a ProbCut fit as mm_probcut_print writes one"
             }
             MM_ERR_SAMPLE_WITHOUT_FREE => {
                 c"the game sets sample without free_context, which frees the samples it makes"
@@ -524,6 +554,11 @@ mod tests {
             (MM_ERR_GAME_NO_PASS, 62),
             (MM_ERR_GAME_NO_SAMPLE, 63),
             (MM_ERR_SAMPLE_WITHOUT_FREE, 64),
+            (MM_ERR_PROBCUT_BAD_PAIR, 65),
+            (MM_ERR_PROBCUT_TOO_MANY_PAIRS, 66),
+            (MM_ERR_PROBCUT_DUPLICATE_PAIR, 67),
+            (MM_ERR_PROBCUT_BAD_CONFIDENCE, 68),
+            (MM_ERR_PARSE_PROBCUT, 69),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

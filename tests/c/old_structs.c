@@ -223,6 +223,7 @@ static void old_game_searches(void) {
 static void sized_inits(void) {
     const size_t game_sizes[] = {offsetof(mm_game, copy_context), offsetof(mm_game, is_chance),
                                  offsetof(mm_game, score_view), offsetof(mm_game, priors),
+                                 offsetof(mm_game, information_key), offsetof(mm_game, stage),
                                  sizeof(mm_game), sizeof(mm_game) + 16};
     for (size_t i = 0; i < sizeof game_sizes / sizeof game_sizes[0]; i++) {
         size_t size = game_sizes[i];
@@ -259,8 +260,9 @@ static void sized_inits(void) {
         CHECK(zero);
         free(block);
     }
-    const size_t option_sizes[] = {OPTIONS_0_1_0, OPTIONS_0_4_0, sizeof(mm_search_options),
-                                   sizeof(mm_search_options) + 8};
+    const size_t option_sizes[] = {OPTIONS_0_1_0, OPTIONS_0_4_0,
+                                   offsetof(mm_search_options, enhanced_transposition_cutoffs),
+                                   sizeof(mm_search_options), sizeof(mm_search_options) + 8};
     for (size_t i = 0; i < sizeof option_sizes / sizeof option_sizes[0]; i++) {
         size_t size = option_sizes[i];
         unsigned char *block = malloc(size);

@@ -442,7 +442,7 @@ pub fn run_c_test(name: &str) -> String {
         &[&format!("tests/c/{name}.c")],
         &exe,
         false,
-        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread"],
+        &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pthread", "-lm"],
         true,
     );
     let out = run(&exe, &[], "");
