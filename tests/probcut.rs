@@ -4,6 +4,8 @@
 //! never uses it. That a cut never changes a proven value is `tests/proofs.rs`'s, where
 //! half the searches cut with an eager fit.
 
+use std::sync::atomic::{AtomicI32, Ordering};
+
 use minimax::search::{
     CalibrateOptions, Game, GameError, Method, Move, Options, ProbCut, ProbCutPair,
     calibrate_probcut, calibrate_probcut_positions, search,
@@ -171,6 +173,85 @@ fn self_play_calibration_leaves_the_game_and_repeats_itself() {
     assert_eq!(pairs, expected);
     let other = calibrate_probcut(&mut game, &settings, &CalibrateOptions { seed: 2, ..opts });
     assert_ne!(once, other.unwrap(), "the seed draws other random plies");
+}
+
+/// PathSum that sets a stop flag once it has played `after` moves.
+struct Stopping<'a> {
+    game: PathSum,
+    plays: u64,
+    after: u64,
+    stop: &'a AtomicI32,
+}
+
+impl Game for Stopping<'_> {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.game.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.plays += 1;
+        if self.plays >= self.after {
+            self.stop.store(1, Ordering::Relaxed);
+        }
+        self.game.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.game.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.game.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.game.evaluate()
+    }
+    fn stage(&mut self) -> u32 {
+        self.game.stage()
+    }
+}
+
+#[test]
+fn the_stop_flag_ends_a_calibration_with_what_it_has() {
+    let opts = CalibrateOptions {
+        max_depth: 6,
+        games: 5,
+        random_plies: 4,
+        ..CalibrateOptions::default()
+    };
+    let stop = AtomicI32::new(0);
+    let settings = Options {
+        stop: Some(&stop),
+        ..Options::default()
+    };
+    // Set before: nothing searched, an empty fit, the game as it was.
+    stop.store(1, Ordering::Relaxed);
+    let mut game = PathSum::new(7);
+    game.length = 30;
+    let c = calibrate_probcut(&mut game, &settings, &opts).unwrap();
+    assert_eq!((c.positions, c.used, c.fit.pairs().len()), (0, 0, 0));
+    assert!(game.line.is_empty());
+    let mut positions: Vec<PathSum> = (0..10).map(PathSum::new).collect();
+    let c = calibrate_probcut_positions(&mut positions, &settings, &opts).unwrap();
+    assert_eq!((c.positions, c.used), (0, 0));
+    // Set by the game halfway through the moves a whole calibration plays: fewer
+    // positions than the 105 of a whole one, each pair fitted from those alone.
+    stop.store(0, Ordering::Relaxed);
+    let mut game = Stopping {
+        game: PathSum::new(7),
+        plays: 0,
+        after: u64::MAX,
+        stop: &stop,
+    };
+    game.game.length = 30;
+    let whole = calibrate_probcut(&mut game, &settings, &opts).unwrap();
+    assert_eq!(whole.positions, 105);
+    (game.after, game.plays) = (game.plays / 2, 0);
+    let c = calibrate_probcut(&mut game, &settings, &opts).unwrap();
+    let seen = (c.positions, c.used);
+    assert!(c.positions > 20 && c.positions < 90, "{seen:?}");
+    assert!(
+        c.fit.pairs().iter().all(|p| p.samples <= c.used),
+        "{seen:?}"
+    );
+    assert!(game.game.line.is_empty(), "the game is back at its start");
 }
 
 /// A fit for depths 3 to 8 from the shallow depth 2 below, line `v_deep = v_shallow`.

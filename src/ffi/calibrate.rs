@@ -2,6 +2,8 @@
 //! position (`mm_probcut_calibrate`) or the program's own positions
 //! (`mm_probcut_calibrate_positions`), searched as the caller's search options say.
 
+use std::sync::atomic::AtomicI32;
+
 use super::args::{non_null, read_sized, slice, write_sized};
 use super::boundary::status_call;
 use super::game::{CGame, check_game, mm_game, read_game};
@@ -139,11 +141,13 @@ unsafe fn read_calibrate(
 }
 
 /// The search settings a calibration searches with: the method (alpha-beta, or PVS for
-/// any other) and the enhancements of the caller's search options; and the room for
-/// moves.
+/// any other), the enhancements and the stop flag of the caller's search options; and
+/// the room for moves.
 ///
 /// # Safety
-/// `search`, if not NULL, must point to options from `mm_search_options_init`.
+/// `search`, if not NULL, must point to options from `mm_search_options_init` whose
+/// `stop` (if not NULL) stays valid during the calibration and is only written
+/// atomically.
 unsafe fn read_settings(
     search: *const mm_search_options,
 ) -> Result<(Options<'static>, usize), mm_status> {
@@ -151,7 +155,13 @@ unsafe fn read_settings(
     let o = unsafe { read_options(search) }?;
     check_options(&o)?;
     let method = method_of(o.method)?;
-    Ok((engine_options(&o, method, None), o.max_moves))
+    let stop = (!o.stop.is_null()).then(|| {
+        // SAFETY: an aligned int that stays valid during the calibration and that other
+        // threads write only atomically (caller's guarantee); the options do not outlive
+        // the calling function.
+        unsafe { AtomicI32::from_ptr(o.stop.cast_mut()) }
+    });
+    Ok((engine_options(&o, method, stop), o.max_moves))
 }
 
 /// Writes a calibration's fit to `*out` and what it saw to `*report` (if not NULL).
@@ -182,7 +192,9 @@ unsafe fn hand_over(
 /// result. Each position is searched with deepening to the deepest depth the pairs need,
 /// each completed iteration's value a sample of that depth, as `search` says (NULL: the
 /// defaults): its method (alpha-beta, or PVS for any other), its enhancements and
-/// `max_moves` (its limits, table, threads and callbacks are not used). The fit is a
+/// `max_moves` (its limits, table, threads and callbacks are not used). Its `stop` flag
+/// ends the calibration early, with `MM_OK` and the fit of the positions searched
+/// before it was set. The fit is a
 /// least-squares line per stage (the game's `stage`) and pair, after values far from
 /// the others are dropped, with `t` 1.5; set another with `mm_probcut_set_confidence`.
 /// On `MM_OK` writes the new fit to `*out` and, if `report` is not NULL, what the
@@ -192,7 +204,8 @@ unsafe fn hand_over(
 /// # Safety
 /// `game` must point to a valid `mm_game` whose callbacks may be called with its context;
 /// `search` and `options` NULL or from their init macros (`options->pairs` holding
-/// `pair_count` pairs); `out` writable; `report` NULL or writable.
+/// `pair_count` pairs, `search->stop` NULL or valid during the call and only written
+/// atomically); `out` writable; `report` NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mm_probcut_calibrate(
     game: *const mm_game,

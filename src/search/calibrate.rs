@@ -188,7 +188,8 @@ fn deepest(opts: &CalibrateOptions) -> Result<u32, GameError> {
 pub struct Calibration {
     /// The fit.
     pub fit: ProbCut,
-    /// Positions searched.
+    /// Positions searched (those already over are not; nor is one the stop flag cut
+    /// short).
     pub positions: u32,
     /// Of them, those whose values were used (not proven).
     pub used: u32,
@@ -201,6 +202,15 @@ struct Sampled {
     values: Vec<Option<f64>>,
     proven: bool,
     best: Option<Move>,
+    /// Whether the settings' stop flag ended the search (its values are then left out).
+    stopped: bool,
+}
+
+/// Whether `settings`' stop flag is set.
+fn stopped(settings: &Options<'_>) -> bool {
+    settings
+        .stop
+        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed) != 0)
 }
 
 /// Searches the position to the deepest depth the pairs need.
@@ -235,6 +245,7 @@ fn sample<G: Game>(
         iterative_deepening: true,
         table: Some(table),
         node_limit: opts.node_limit,
+        stop: settings.stop,
         progress: Some(&mut record),
         max_at_root: true,
         killer_moves: settings.killer_moves,
@@ -250,12 +261,14 @@ fn sample<G: Game>(
         values,
         proven: result.proven,
         best: result.best_move,
+        stopped: stopped(settings),
     })
 }
 
 /// Calibrates a fit from the positions given, searched as `settings` says (its method,
 /// alpha-beta or PVS, and its enhancements; its limits, table and callbacks are not
-/// used).
+/// used). Its stop flag ends the calibration early: the fit is then of the positions
+/// searched before the flag was set.
 pub fn calibrate_probcut_positions<G: Game>(
     positions: &mut [G],
     settings: &Options<'_>,
@@ -263,11 +276,16 @@ pub fn calibrate_probcut_positions<G: Game>(
 ) -> Result<Calibration, GameError> {
     let mut table = Table::new(opts.table_bytes).ok_or(GameError::OutOfMemory)?;
     let mut samples = Samples(Vec::new());
+    let mut searched = 0;
     for game in positions.iter_mut() {
         if game.outcome().is_some() {
             continue;
         }
         let s = sample(game, settings, opts, &mut table)?;
+        if s.stopped {
+            break;
+        }
+        searched += 1;
         if !s.proven {
             room(&mut samples.0, 1)?;
             samples.0.push((s.stage, s.values));
@@ -275,7 +293,7 @@ pub fn calibrate_probcut_positions<G: Game>(
     }
     Ok(Calibration {
         fit: fit(&samples, opts)?,
-        positions: positions.len() as u32,
+        positions: searched,
         used: samples.0.len() as u32,
     })
 }
@@ -307,7 +325,7 @@ pub fn calibrate_probcut<G: Game>(
         while let Some(mv) = line.pop() {
             game.undo(mv);
         }
-        if played.is_err() {
+        if played.is_err() || stopped(settings) {
             break;
         }
     }
@@ -354,6 +372,9 @@ fn self_play_game<G: Game>(
             return Ok(());
         }
         let s = sample(game, settings, opts, table)?;
+        if s.stopped {
+            return Ok(());
+        }
         *positions += 1;
         if s.proven {
             return Ok(());
