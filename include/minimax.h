@@ -2263,8 +2263,11 @@ enum mm_status mm_calibrate_options_init_sized(struct mm_calibrate_options *opti
  * moves the calibration's searches choose, until the game ends or a search proves its
  * result. Each position is searched with deepening to the deepest depth the pairs need,
  * each completed iteration's value a sample of that depth, as `search` says (NULL: the
- * defaults): its method (alpha-beta, or PVS for any other), its enhancements and
- * `max_moves` (its limits, table, threads and callbacks are not used). The fit is a
+ * defaults): its method (alpha-beta, or PVS for any other), its enhancements,
+ * `max_moves`, and `max_at_root` for a game without `max_to_move` (who moves first;
+ * turns then alternate) (its limits, table, threads and callbacks are not used). Its `stop` flag
+ * ends the calibration early, with `MM_OK` and the fit of the positions searched
+ * before it was set. The fit is a
  * least-squares line per stage (the game's `stage`) and pair, after values far from
  * the others are dropped, with `t` 1.5; set another with `mm_probcut_set_confidence`.
  * On `MM_OK` writes the new fit to `*out` and, if `report` is not NULL, what the
@@ -2274,7 +2277,8 @@ enum mm_status mm_calibrate_options_init_sized(struct mm_calibrate_options *opti
  * # Safety
  * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
  * `search` and `options` NULL or from their init macros (`options->pairs` holding
- * `pair_count` pairs); `out` writable; `report` NULL or writable.
+ * `pair_count` pairs, `search->stop` NULL or valid during the call and only written
+ * atomically); `out` writable; `report` NULL or writable.
  */
 enum mm_status mm_probcut_calibrate(const struct mm_game *game,
                                     const struct mm_search_options *search,

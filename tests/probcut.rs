@@ -175,6 +175,51 @@ fn self_play_calibration_leaves_the_game_and_repeats_itself() {
     assert_ne!(once, other.unwrap(), "the seed draws other random plies");
 }
 
+/// PathSum that says whose turn it is (MAX at even plies).
+struct Turns(PathSum);
+
+impl Game for Turns {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.0.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.0.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.0.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        self.0.evaluate()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        Some(self.0.line.len() % 2 == 0)
+    }
+}
+
+#[test]
+fn self_play_takes_turns_in_a_game_that_does_not_say_whose_they_are() {
+    // PathSum's scores are MAX's gain whoever moves: a calibration that searched every
+    // position with MAX to move would fit other values than one told whose turn it is.
+    let opts = CalibrateOptions {
+        max_depth: 6,
+        games: 3,
+        random_plies: 3,
+        ..CalibrateOptions::default()
+    };
+    let settings = Options::default();
+    let mut plain = PathSum::new(9);
+    plain.length = 30;
+    let mut told = Turns(PathSum::new(9));
+    told.0.length = 30;
+    let a = calibrate_probcut(&mut plain, &settings, &opts).unwrap();
+    let b = calibrate_probcut(&mut told, &settings, &opts).unwrap();
+    assert!(a.used > 20);
+    assert_eq!(a, b);
+}
+
 /// PathSum that sets a stop flag once it has played `after` moves.
 struct Stopping<'a> {
     game: PathSum,

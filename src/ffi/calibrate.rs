@@ -191,8 +191,9 @@ unsafe fn hand_over(
 /// moves the calibration's searches choose, until the game ends or a search proves its
 /// result. Each position is searched with deepening to the deepest depth the pairs need,
 /// each completed iteration's value a sample of that depth, as `search` says (NULL: the
-/// defaults): its method (alpha-beta, or PVS for any other), its enhancements and
-/// `max_moves` (its limits, table, threads and callbacks are not used). Its `stop` flag
+/// defaults): its method (alpha-beta, or PVS for any other), its enhancements,
+/// `max_moves`, and `max_at_root` for a game without `max_to_move` (who moves first;
+/// turns then alternate) (its limits, table, threads and callbacks are not used). Its `stop` flag
 /// ends the calibration early, with `MM_OK` and the fit of the positions searched
 /// before it was set. The fit is a
 /// least-squares line per stage (the game's `stage`) and pair, after values far from

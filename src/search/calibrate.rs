@@ -213,15 +213,17 @@ fn stopped(settings: &Options<'_>) -> bool {
         .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed) != 0)
 }
 
-/// Searches the position to the deepest depth the pairs need.
+/// Searches the position to the deepest depth the pairs need; `max_here` is whether MAX
+/// is to move, for a game without `max_to_move`.
 fn sample<G: Game>(
     game: &mut G,
     settings: &Options<'_>,
     opts: &CalibrateOptions,
     table: &mut Table,
+    max_here: bool,
 ) -> Result<Sampled, GameError> {
     let depth = deepest(opts)?;
-    let sign = if game.max_to_move().unwrap_or(true) {
+    let sign = if game.max_to_move().unwrap_or(max_here) {
         1.0
     } else {
         -1.0
@@ -247,7 +249,7 @@ fn sample<G: Game>(
         node_limit: opts.node_limit,
         stop: settings.stop,
         progress: Some(&mut record),
-        max_at_root: true,
+        max_at_root: max_here,
         killer_moves: settings.killer_moves,
         history_order: settings.history_order,
         late_move_reductions: settings.late_move_reductions,
@@ -266,8 +268,8 @@ fn sample<G: Game>(
 }
 
 /// Calibrates a fit from the positions given, searched as `settings` says (its method,
-/// alpha-beta or PVS, and its enhancements; its limits, table and callbacks are not
-/// used). Its stop flag ends the calibration early: the fit is then of the positions
+/// alpha-beta or PVS, its enhancements, and `max_at_root` for a game without
+/// `max_to_move`; its limits, table and callbacks are not used). Its stop flag ends the calibration early: the fit is then of the positions
 /// searched before the flag was set.
 pub fn calibrate_probcut_positions<G: Game>(
     positions: &mut [G],
@@ -281,7 +283,7 @@ pub fn calibrate_probcut_positions<G: Game>(
         if game.outcome().is_some() {
             continue;
         }
-        let s = sample(game, settings, opts, &mut table)?;
+        let s = sample(game, settings, opts, &mut table, settings.max_at_root)?;
         if s.stopped {
             break;
         }
@@ -299,7 +301,8 @@ pub fn calibrate_probcut_positions<G: Game>(
 }
 
 /// Calibrates a fit by the engine's self-play from `game`'s position, which is left as
-/// it was; searched as in [`calibrate_probcut_positions`].
+/// it was; searched as in [`calibrate_probcut_positions`] (`max_at_root` says who moves
+/// first, for a game without `max_to_move`: turns then alternate).
 pub fn calibrate_probcut<G: Game>(
     game: &mut G,
     settings: &Options<'_>,
@@ -349,6 +352,8 @@ fn self_play_game<G: Game>(
     samples: &mut Samples,
     positions: &mut u32,
 ) -> Result<(), GameError> {
+    // Whether MAX is to move, for a game without `max_to_move`: turns alternate.
+    let mut max_here = settings.max_at_root;
     for _ in 0..opts.random_plies {
         if game.outcome().is_some() {
             return Ok(());
@@ -366,12 +371,13 @@ fn self_play_game<G: Game>(
         room(line, 1)?;
         game.play(mv);
         line.push(mv);
+        max_here = !max_here;
     }
     for _ in 0..opts.max_plies {
         if game.outcome().is_some() {
             return Ok(());
         }
-        let s = sample(game, settings, opts, table)?;
+        let s = sample(game, settings, opts, table, max_here)?;
         if s.stopped {
             return Ok(());
         }
@@ -385,6 +391,7 @@ fn self_play_game<G: Game>(
         room(line, 1)?;
         game.play(mv);
         line.push(mv);
+        max_here = !max_here;
     }
     Ok(())
 }
