@@ -8,6 +8,8 @@
 - ``ismcts``: information-set MCTS over a game with hidden information, whose
   ``sample(rng)`` gives a position consistent with what the player to move has seen;
   ``pimc``: perfect-information Monte Carlo over such a game of two players.
+- ``calibrate_probcut`` and ``ProbCut``: a Multi-ProbCut fit for a game, made by
+  self-play or on the program's positions, kept as text, given to ``search(probcut=)``.
 - ``Mcts``: Monte Carlo tree search with a solver, keeping its tree between moves.
 - ``BatchedMcts``: AlphaZero's search over many native games at once, leaves evaluated
   in batches by a network (any callable taking and giving numpy arrays).
@@ -56,6 +58,9 @@ from ._native import (
     pimc,
     PimcMove,
     PimcResult,
+    ProbCut,
+    ProbCutPair,
+    calibrate_probcut,
     search,
 )
 from . import games
@@ -76,6 +81,8 @@ __all__ = [
     "MoveStats",
     "PimcMove",
     "PimcResult",
+    "ProbCut",
+    "ProbCutPair",
     "NeedsBoundsError",
     "NegativeMoveCountError",
     "NoMovesNotOverError",
@@ -94,6 +101,7 @@ __all__ = [
     "ZeroWeightsError",
     "__version__",
     "alphabeta",
+    "calibrate_probcut",
     "games",
     "ismcts",
     "minimax",

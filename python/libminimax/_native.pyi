@@ -7,7 +7,7 @@ __version__: str
 class Game(Protocol):
     """What ``search`` and ``Mcts.search`` call on a Python game. Optional methods:
     ``evaluate()``, ``hash()``, ``max_to_move()``, ``bounds()``, ``is_chance()``,
-    ``outcomes()``, ``priors(moves)``, ``noisy_moves()``, ``null_move()``."""
+    ``outcomes()``, ``priors(moves)``, ``noisy_moves()``, ``null_move()``, ``stage()``."""
 
     def moves(self) -> Sequence[Hashable]: ...
     def play(self, move: Any) -> None: ...
@@ -46,7 +46,54 @@ def search(
     null_move: bool = False,
     refine_distance: bool = True,
     deepening: Optional[bool] = None,
+    probcut: Optional[ProbCut] = None,
+    etc: bool = False,
 ) -> SearchResult: ...
+
+class ProbCutPair:
+    stage: int
+    deep: int
+    shallow: int
+    a: float
+    b: float
+    sigma: float
+    samples: int
+
+class ProbCut:
+    positions: int
+    used: int
+    t: float
+    def __init__(self) -> None: ...
+    @staticmethod
+    def from_text(text: str) -> ProbCut: ...
+    def to_text(self) -> str: ...
+    @property
+    def pairs(self) -> List[ProbCutPair]: ...
+    def add(
+        self, stage: int, deep: int, shallow: int, a: float, b: float, sigma: float, samples: int = 0
+    ) -> None: ...
+
+def calibrate_probcut(
+    game: Any = None,
+    *,
+    positions: Optional[Sequence[Any]] = None,
+    pairs: Optional[Sequence[Tuple[int, int]]] = None,
+    max_depth: int = 10,
+    games: int = 8,
+    random_plies: int = 6,
+    max_plies: int = 200,
+    seed: int = 1,
+    nodes: Optional[int] = None,
+    table_mb: float = 16.0,
+    method: Optional[str] = None,
+    killers: Optional[bool] = None,
+    history: bool = False,
+    lmr: bool = False,
+    quiescence: bool = False,
+    null_move: bool = False,
+    view: str = "max",
+    max_at_root: bool = True,
+) -> ProbCut: ...
 
 def ismcts(
     game: Any,

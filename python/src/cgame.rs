@@ -6,19 +6,26 @@ use std::ffi::{CStr, c_int};
 use std::sync::atomic::AtomicI32;
 use std::time::Duration;
 
+use minimax::ffi::calibrate::{
+    mm_calibrate_options, mm_calibration, mm_probcut_calibrate, mm_probcut_depths,
+};
 use minimax::ffi::game::mm_game;
 use minimax::ffi::mcts::*;
 use minimax::ffi::options::*;
+use minimax::ffi::probcut::{mm_probcut, mm_probcut_free};
 use minimax::ffi::result::*;
 use minimax::ffi::search::mm_search;
 use minimax::ffi::status::{mm_error_message, mm_status};
 use minimax::search::mcts::{MctsResult as RustMcts, MoveStats, Proof, Reward};
-use minimax::search::{FewerThreads, Method, SearchResult as RustResult, SearchStats};
+use minimax::search::{
+    CalibrateOptions, Calibration, FewerThreads, Method, SearchResult as RustResult, SearchStats,
+};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{self, GameError, from_status};
 use crate::options::{MctsArgs, SearchArgs};
+use crate::probcut::PyProbCut;
 use crate::watch::detached;
 
 /// The most moves of the principal variation kept.
@@ -74,7 +81,8 @@ struct Call<O> {
 
 // SAFETY: the caller of `CGame` vouched for the game's callbacks being callable from any
 // thread (the class's documentation says so); the stop flag behind the options' `stop`
-// is an atomic the waiting thread also reads, and outlives the call; the MCTS tree is
+// is an atomic the waiting thread also reads, and outlives the call; the ProbCut fit
+// behind the options' `probcut` outlives the call and is only read; the MCTS tree is
 // used by one search at a time (the library's lease checks it).
 unsafe impl<O> Send for Call<O> {}
 
@@ -175,26 +183,15 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
     };
     let c = c.get();
     let stop = AtomicI32::new(0);
+    let options = search_options(args, c.max_moves, &stop);
+    // The fit the options point to lives until the search has returned (`detached`
+    // waits for it).
+    let fit = args.probcut.map(mm_probcut::new);
     let options = mm_search_options {
-        method: method(args.method),
-        max_depth: args.depth.unwrap_or(MM_DEPTH_UNLIMITED),
-        iterative_deepening: args.deepening,
-        table_bytes: args.table_bytes,
-        node_limit: args.nodes,
-        time_limit_us: micros(args.time),
-        stop: stop.as_ptr() as *const c_int,
-        max_at_root: args.max_at_root,
-        refine_distance: args.refine_distance,
-        max_moves: c.max_moves,
-        threads: u32::try_from(args.threads).unwrap_or(u32::MAX),
-        killer_moves: args.killers,
-        history_order: args.history,
-        late_move_reductions: args.lmr,
-        aspiration_windows: args.aspiration,
-        time_management: args.time_management,
-        quiescence: args.quiescence,
-        null_move: args.null_move,
-        ..mm_search_options::default()
+        probcut: fit
+            .as_ref()
+            .map_or(std::ptr::null(), |f| f as *const mm_probcut),
+        ..options
     };
     let mut pv: Vec<i64> = Vec::new();
     pv.try_reserve_exact(PV_ROOM)
@@ -250,6 +247,113 @@ pub fn search(game: &Bound<'_, PyAny>, args: &SearchArgs) -> PyResult<Option<Rus
         fewer_threads: fewer(out.fewer_threads),
     }))
 }
+
+/// `args` as the C search options, stopped by `stop` (no ProbCut fit: the caller points
+/// to one it keeps).
+fn search_options(args: &SearchArgs, max_moves: usize, stop: &AtomicI32) -> mm_search_options {
+    mm_search_options {
+        method: method(args.method),
+        max_depth: args.depth.unwrap_or(MM_DEPTH_UNLIMITED),
+        iterative_deepening: args.deepening,
+        table_bytes: args.table_bytes,
+        node_limit: args.nodes,
+        time_limit_us: micros(args.time),
+        stop: stop.as_ptr() as *const c_int,
+        max_at_root: args.max_at_root,
+        refine_distance: args.refine_distance,
+        max_moves,
+        threads: u32::try_from(args.threads).unwrap_or(u32::MAX),
+        killer_moves: args.killers,
+        history_order: args.history,
+        late_move_reductions: args.lmr,
+        aspiration_windows: args.aspiration,
+        time_management: args.time_management,
+        quiescence: args.quiescence,
+        null_move: args.null_move,
+        enhanced_transposition_cutoffs: args.etc,
+        ..mm_search_options::default()
+    }
+}
+
+/// Whether `game` is a `CGame`.
+pub fn is_cgame(game: &Bound<'_, PyAny>) -> bool {
+    game.cast::<CGame>().is_ok()
+}
+
+/// A ProbCut calibration by self-play from `game` if it is a `CGame` (`None` if it is
+/// not), through the library's C entry point `mm_probcut_calibrate`, the GIL released.
+pub fn calibrate(
+    game: &Bound<'_, PyAny>,
+    args: &SearchArgs,
+    opts: &CalibrateOptions,
+) -> PyResult<Option<PyProbCut>> {
+    let Ok(c) = game.cast::<CGame>() else {
+        return Ok(None);
+    };
+    let c = c.get();
+    let stop = AtomicI32::new(0);
+    let depths: Vec<mm_probcut_depths> = opts
+        .pairs
+        .iter()
+        .map(|&(deep, shallow)| mm_probcut_depths { deep, shallow })
+        .collect();
+    let calibrate = mm_calibrate_options {
+        pairs: depths.as_ptr(),
+        pair_count: depths.len(),
+        max_depth: opts.max_depth,
+        games: opts.games,
+        random_plies: opts.random_plies,
+        max_plies: opts.max_plies,
+        seed: opts.seed,
+        node_limit: opts.node_limit,
+        table_bytes: opts.table_bytes,
+        ..mm_calibrate_options::default()
+    };
+    let call = Call {
+        game: c.address as *const mm_game,
+        options: (search_options(args, c.max_moves, &stop), calibrate),
+        tree: std::ptr::null_mut(),
+    };
+    let (status, fit, seen) = detached(game.py(), &stop, move || {
+        let call = call;
+        let mut fit: *mut mm_probcut = std::ptr::null_mut();
+        let mut seen = mm_calibration {
+            positions: 0,
+            used: 0,
+        };
+        // SAFETY: `call.game` is the address the caller gave for a live `mm_game` (its
+        // promise, kept by `owner`); the options are complete, their pairs alive in
+        // `depths` until this returns; `fit` and `seen` are writable.
+        let status = unsafe {
+            mm_probcut_calibrate(
+                call.game,
+                &call.options.0,
+                &call.options.1,
+                &mut fit,
+                &mut seen,
+            )
+        };
+        (status, Fit(fit), seen)
+    })?;
+    if status != mm_status::MM_OK {
+        return Err(from_c_status(status));
+    }
+    // SAFETY: on MM_OK the library wrote a live fit, freed once, here.
+    let copy = unsafe { *(*fit.0).fit() };
+    // SAFETY: as above.
+    unsafe { mm_probcut_free(fit.0) };
+    Ok(Some(PyProbCut::calibrated(Calibration {
+        fit: copy,
+        positions: seen.positions,
+        used: seen.used,
+    })))
+}
+
+/// A fit the library made on the search's thread, handed back to the calling one.
+struct Fit(*mut mm_probcut);
+
+// SAFETY: a fit is plain data, owned by whoever holds the pointer; nothing else uses it.
+unsafe impl Send for Fit {}
 
 /// The most root moves an MCTS result lists.
 const ROOT_ROOM: usize = 4096;

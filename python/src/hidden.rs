@@ -200,6 +200,8 @@ pub fn pimc(
         null_move: false,
         refine_distance: true,
         deepening: depth.is_none() || nodes != 0,
+        probcut: None,
+        etc: false,
     };
     let sample = sampler(game, "pimc")?;
     let rng = py.import("random")?.getattr("Random")?.call1((seed,))?;

@@ -17,6 +17,7 @@ mod mcts;
 mod moves;
 mod options;
 mod players;
+mod probcut;
 mod pygame;
 mod results;
 mod search;
@@ -34,6 +35,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_function(wrap_pyfunction!(hidden::ismcts, m)?)?;
     m.add_function(wrap_pyfunction!(hidden::pimc, m)?)?;
+    m.add_function(wrap_pyfunction!(probcut::calibrate_probcut, m)?)?;
+    m.add_class::<probcut::PyProbCut>()?;
+    m.add_class::<probcut::PyProbCutPair>()?;
     m.add_class::<results::SearchResult>()?;
     m.add_class::<cgame::CGame>()?;
     m.add_class::<mcts::Mcts>()?;

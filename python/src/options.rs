@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use minimax::search::maxn_mcts::{MaxnMctsOptions, PlayerReward};
 use minimax::search::mcts::{MctsOptions, Reward};
-use minimax::search::{Method, Options, ScoreView};
+use minimax::search::{Method, Options, ProbCut, ScoreView};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -30,6 +30,10 @@ pub struct SearchArgs {
     pub null_move: bool,
     pub refine_distance: bool,
     pub deepening: bool,
+    /// A Multi-ProbCut fit (`ProbCut`): copied, a fixed array.
+    pub probcut: Option<ProbCut>,
+    /// Enhanced transposition cut-offs.
+    pub etc: bool,
 }
 
 pub fn method(name: &str) -> PyResult<Method> {
@@ -131,6 +135,8 @@ impl SearchArgs {
             time_management: self.time_management,
             quiescence: self.quiescence,
             null_move: self.null_move,
+            probcut: self.probcut,
+            enhanced_transposition_cutoffs: self.etc,
             ..Options::default()
         }
     }

@@ -41,6 +41,8 @@ struct Methods<'py> {
     information_key: Option<Bound<'py, PyAny>>,
     /// A move as another player sees it (multi-observer ISMCTS).
     observed_move: Option<Bound<'py, PyAny>>,
+    /// The stage of the game, for Multi-ProbCut's fits.
+    stage: Option<Bound<'py, PyAny>>,
 }
 
 /// The Python games being searched now, by address: one object searched from two
@@ -124,6 +126,7 @@ impl<'py, 'a> PyGame<'py, 'a> {
             player_bounds: optional(obj, "player_bounds")?,
             information_key: optional(obj, "information_key")?,
             observed_move: optional(obj, "observed_move")?,
+            stage: optional(obj, "stage")?,
         };
         Ok(PyGame {
             py: obj.py(),
@@ -380,6 +383,12 @@ impl Game for PyGame<'_, '_> {
                 None
             }
         }
+    }
+    fn stage(&mut self) -> u32 {
+        let Some(f) = self.f.stage.clone() else {
+            return 0;
+        };
+        self.ask_for(Some(f), |v| v.extract::<u32>()).unwrap_or(0)
     }
     fn max_to_move(&mut self) -> Option<bool> {
         let f = self.f.max_to_move.clone()?;

@@ -13,6 +13,7 @@ use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
 use crate::options::{self, SearchArgs};
 use crate::players;
+use crate::probcut::PyProbCut;
 use crate::pygame::PyGame;
 use crate::results::SearchResult;
 
@@ -20,18 +21,23 @@ use crate::results::SearchResult;
 /// view). `game` is a native game (`libminimax.games`), searched without the GIL, or any
 /// object with `moves()`, `play(m)`, `undo(m)`, `outcome()` and `evaluate()` (and
 /// optionally `hash()`, `max_to_move()`, `bounds()`, `is_chance()`, `outcomes()`,
-/// `noisy_moves()`, `null_move()`), searched on the calling thread. An exception in one of
+/// `noisy_moves()`, `null_move()`, `stage()`), searched on the calling thread. An exception in one of
 /// its methods stops the search and is raised again, the game back in its position.
 /// `method` and `killers` left out are "alphabeta" and no killer moves for a native
 /// game, "pvs" with killer moves for a Python one. A Python game of more than two
 /// players (`players()`, `to_move()`, tuples of scores) is searched by `method="maxn"`
-/// or `method="paranoid"` (docs/python.md).
+/// or `method="paranoid"` (docs/python.md). `probcut` (a `ProbCut`, from
+/// `calibrate_probcut()`) cuts a node off where its fit predicts the deep search's result
+/// from a shallow one with confidence (Multi-ProbCut), and `etc` looks a node's children
+/// up in the table before searching them (enhanced transposition cut-offs): for
+/// depth-limited alpha-beta and PVS; neither changes a proven value.
 #[pyfunction]
 #[pyo3(signature = (
     game, method = None, depth = None, time = None, nodes = None, threads = 1,
     table_mb = 16.0, *, view = "max", max_at_root = true, killers = None,
     history = false, lmr = false, aspiration = false, time_management = false,
-    quiescence = false, null_move = false, refine_distance = true, deepening = None
+    quiescence = false, null_move = false, refine_distance = true, deepening = None,
+    probcut = None, etc = false
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn search(
@@ -54,6 +60,8 @@ pub fn search(
     null_move: bool,
     refine_distance: bool,
     deepening: Option<bool>,
+    probcut: Option<PyRef<'_, PyProbCut>>,
+    etc: bool,
 ) -> PyResult<SearchResult> {
     let depth = match depth {
         None => None,
@@ -85,6 +93,8 @@ pub fn search(
         // the shallower iterations only add nodes (1.2x easyAI's time on a connect-3
         // written for both, 0.8x without them).
         deepening: deepening.unwrap_or(depth.is_none() || time.is_some() || nodes != 0),
+        probcut: probcut.map(|p| p.fit),
+        etc,
     };
     if let Some(family) = family {
         if let Some(result) = games::players_search(game, family, &args)? {

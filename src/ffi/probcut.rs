@@ -14,7 +14,20 @@ use crate::search::{ProbCut, ProbCutError, ProbCutPair};
 /// A Multi-ProbCut fit (opaque): for each stage of the game and pair of depths, a line
 /// that predicts a deep search's value from a shallow one's, and one confidence `t`.
 pub struct mm_probcut {
-    pub(crate) fit: ProbCut,
+    fit: ProbCut,
+}
+
+impl mm_probcut {
+    /// The C face of a fit, for Rust code that calls the C functions with one (the
+    /// Python package's games written in C).
+    pub fn new(fit: ProbCut) -> mm_probcut {
+        mm_probcut { fit }
+    }
+
+    /// The fit.
+    pub fn fit(&self) -> &ProbCut {
+        &self.fit
+    }
 }
 
 /// One pair of a fit: at stage `stage`, `v_deep ≈ a * v_shallow + b`, with an error of

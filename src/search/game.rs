@@ -226,6 +226,88 @@ pub trait Game {
     }
 }
 
+/// A game borrowed mutably is the game: `&mut dyn Game` and `&mut G` are searched as
+/// the game behind them, every method its own (a list of games of different types, as
+/// `&mut dyn Game`s, can be calibrated together). A method added to `Game` must be
+/// forwarded here too, or a borrowed game would answer with its default.
+impl<G: Game + ?Sized> Game for &mut G {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        (**self).moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        (**self).play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        (**self).undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        (**self).outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        (**self).evaluate()
+    }
+    fn stage(&mut self) -> u32 {
+        (**self).stage()
+    }
+    fn leaf(&mut self) -> Leaf {
+        (**self).leaf()
+    }
+    fn hash(&mut self) -> Option<u64> {
+        (**self).hash()
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        (**self).max_to_move()
+    }
+    fn bounds(&mut self) -> Option<(i32, i32)> {
+        (**self).bounds()
+    }
+    fn score_view(&mut self) -> ScoreView {
+        (**self).score_view()
+    }
+    fn is_chance(&mut self) -> bool {
+        (**self).is_chance()
+    }
+    fn outcomes(&mut self, out: &mut Vec<(Move, f64)>) -> Result<(), GameError> {
+        (**self).outcomes(out)
+    }
+    fn priors(&mut self, moves: &[Move], out: &mut [f64]) -> bool {
+        (**self).priors(moves, out)
+    }
+    fn noisy_moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        (**self).noisy_moves(out)
+    }
+    fn null_move(&mut self) -> Option<Move> {
+        (**self).null_move()
+    }
+    fn players(&mut self) -> usize {
+        (**self).players()
+    }
+    fn player_to_move(&mut self) -> usize {
+        (**self).player_to_move()
+    }
+    fn player_scores(&mut self, out: &mut [i32]) -> bool {
+        (**self).player_scores(out)
+    }
+    fn player_evaluations(&mut self, out: &mut [i32]) {
+        (**self).player_evaluations(out)
+    }
+    fn player_bounds(&mut self) -> Option<(i32, i32)> {
+        (**self).player_bounds()
+    }
+    fn playout(&mut self, seed: u64, out: &mut [i32]) -> bool {
+        (**self).playout(seed, out)
+    }
+    fn information_key(&mut self) -> Option<u64> {
+        (**self).information_key()
+    }
+    fn sample(&mut self, seed: u64) -> bool {
+        (**self).sample(seed)
+    }
+    fn observed_move(&mut self, mv: Move, player: usize) -> Move {
+        (**self).observed_move(mv, player)
+    }
+}
+
 /// The sum of weights a game gave (chance outcomes' or priors'), held to the contract:
 /// each finite and not negative ([`GameError::BadWeight`]), the sum finite
 /// ([`GameError::WeightSumOverflow`]) and positive ([`GameError::ZeroWeights`]).

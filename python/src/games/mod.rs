@@ -37,7 +37,10 @@ use minimax::search::maxn::{self, MaxnOptions, MaxnResult};
 use minimax::search::maxn_mcts::{MaxnMcts, MaxnMctsResult};
 use minimax::search::mcts::{Mcts, MctsResult};
 use minimax::search::paranoid::Paranoid;
-use minimax::search::{Fork, Game, GameError, Move, SearchResult, search_parallel};
+use minimax::search::{
+    CalibrateOptions, Calibration, Fork, Game, GameError, Move, SearchResult, calibrate_probcut,
+    calibrate_probcut_positions, search_parallel,
+};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyTuple};
@@ -46,6 +49,7 @@ use crate::errors::from_status;
 use crate::moves::MoveMap;
 use crate::options::{MctsArgs, SearchArgs};
 use crate::players::Family;
+use crate::probcut::PyProbCut;
 use crate::watch::detached;
 
 /// The games, by the name the Python classes pass.
@@ -774,6 +778,90 @@ impl Searcher for Hidden<'_, '_> {
         };
         detached(self.py, &stop, work)?.map_err(from_status)
     }
+}
+
+/// Whether `game` is a native game.
+pub fn is_native(game: &Bound<'_, PyAny>) -> bool {
+    game.cast::<Native>().is_ok()
+}
+
+struct Calibrate<'a, 'py> {
+    py: Python<'py>,
+    args: &'a SearchArgs,
+    opts: &'a CalibrateOptions,
+}
+
+impl Searcher for Calibrate<'_, '_> {
+    type Out = PyResult<Calibration>;
+    fn search<G: Game + Fork + Send + 'static>(self, g: &mut G) -> Self::Out {
+        let stop = AtomicI32::new(0);
+        let (args, opts) = (self.args, self.opts);
+        let work = || calibrate_probcut(g, &args.options(&stop), opts);
+        detached(self.py, &stop, work)?.map_err(from_status)
+    }
+}
+
+/// A two-player native game's kind, or the error that it has more players.
+fn two_players(kind: &mut Kind) -> PyResult<()> {
+    match kind.game().players() {
+        2 => Ok(()),
+        n => Err(crate::players::not_two_players(n)),
+    }
+}
+
+/// A ProbCut calibration by self-play from `game` if it is a native game (`None` if it
+/// is not), the GIL released.
+pub fn calibrate(
+    game: &Bound<'_, PyAny>,
+    args: &SearchArgs,
+    opts: &CalibrateOptions,
+) -> PyResult<Option<PyProbCut>> {
+    let Some(mut this) = native(game)? else {
+        return Ok(None);
+    };
+    two_players(&mut this.kind)?;
+    let py = game.py();
+    let c = this.kind.search(Calibrate { py, args, opts })?;
+    Ok(Some(PyProbCut::calibrated(c)))
+}
+
+/// A ProbCut calibration on `positions` if they are native games (`None` if they are
+/// not, or there are none), copies of them searched with the GIL released; a list that
+/// mixes native games with others is a `TypeError`.
+pub fn calibrate_positions(
+    py: Python<'_>,
+    positions: &[Bound<'_, PyAny>],
+    args: &SearchArgs,
+    opts: &CalibrateOptions,
+) -> PyResult<Option<PyProbCut>> {
+    let Some(first) = positions.first() else {
+        return Ok(None);
+    };
+    let natives = is_native(first);
+    if let Some(i) = positions.iter().position(|p| is_native(p) != natives) {
+        let (this, that) = if natives { ("not ", "") } else { ("", "not ") };
+        return Err(PyTypeError::new_err(format!(
+            "positions[{i}] is {this}a native game where positions[0] is {that}one: give \
+             positions of one kind"
+        )));
+    }
+    if !natives {
+        return Ok(None);
+    }
+    let mut kinds = Vec::new();
+    for p in positions {
+        let this = native(p)?.expect("checked: a native game");
+        let mut kind = this.kind.clone();
+        two_players(&mut kind)?;
+        kinds.push(kind);
+    }
+    let stop = AtomicI32::new(0);
+    let work = || {
+        let mut games: Vec<&mut dyn Game> = kinds.iter_mut().map(Kind::game).collect();
+        calibrate_probcut_positions(&mut games, &args.options(&stop), opts)
+    };
+    let c = detached(py, &stop, work)?.map_err(from_status)?;
+    Ok(Some(PyProbCut::calibrated(c)))
 }
 
 /// Adds `NativeGame` to the module.
