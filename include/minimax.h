@@ -1070,6 +1070,14 @@ typedef struct mm_search_options {
    */
   bool enhanced_transposition_cutoffs;
   /**
+   * Whether a node 5 plies or more from the leaves of a depth-limited
+   * `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search, below the root, that the table
+   * gives no move first searches itself 2 plies shallower and tries first the move that
+   * search found best (internal iterative deepening; default false). Values are the
+   * same either way.
+   */
+  bool internal_iterative_deepening;
+  /**
    * If not NULL, a Multi-ProbCut fit (`mm_probcut_calibrate` or `mm_probcut_parse`)
    * for a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search (default
    * NULL: none). Below the root, a node whose depth the fit has a pair for, at the
@@ -2477,7 +2485,7 @@ void mm_mcts_free(struct mm_mcts *mcts);
  * caller was compiled), with that size and the defaults. The header's
  * `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
  * A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
- * `table_frontier`; 112: before `enhanced_transposition_cutoffs` and `probcut`) gets
+ * `table_frontier`; 112: before `enhanced_transposition_cutoffs`) gets
  * that version's fields only; a larger size gets zeros past
  * this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
  * written.

@@ -93,6 +93,7 @@ fn rust_layouts() -> Vec<Layout> {
             quiescence,
             null_move,
             enhanced_transposition_cutoffs,
+            internal_iterative_deepening,
             probcut,
         }),
         layout!(mm_game {

@@ -334,3 +334,61 @@ fn null_moves_search_fewer_nodes_to_a_depth_only_where_the_game_passes() {
     // A game that does not pass: the option changes nothing.
     assert_eq!(nodes(false, true), nodes(false, false));
 }
+
+/// Plain minimax to `depth` (MAX's view), leaves scored by `evaluate`: no pruning, no
+/// table, no quiescence. Written apart from the engine.
+fn plain_minimax(g: &mut Passing, depth: u32) -> i32 {
+    if let Some(s) = g.outcome() {
+        return s;
+    }
+    if depth == 0 {
+        return g.evaluate();
+    }
+    let max = g.to_move == 1;
+    let mut moves = Vec::new();
+    g.moves(&mut moves).unwrap();
+    let mut best = if max { i32::MIN } else { i32::MAX };
+    for m in moves {
+        g.play(m);
+        let v = plain_minimax(g, depth - 1);
+        g.undo(m);
+        best = if max { best.max(v) } else { best.min(v) };
+    }
+    best
+}
+
+#[test]
+fn internal_iterative_deepening_keeps_each_depths_value() {
+    // Depths 6 and 7: nodes below the root 5 plies or more from the leaves search
+    // themselves shallower first where the table has no move for them.
+    let mut reordered = 0;
+    for (k, start) in positions(8, 6..=14, 4).iter().enumerate() {
+        for depth in [6, 7] {
+            let mut g = start.clone();
+            g.passes = false;
+            let want = plain_minimax(&mut g, depth);
+            for method in [Method::AlphaBeta, Method::Pvs] {
+                for deepening in [false, true] {
+                    let mut o = opts(method, depth, true);
+                    o.iterative_deepening = deepening;
+                    let plain = search(&mut g, &mut o).unwrap();
+                    o.internal_iterative_deepening = true;
+                    let r = search(&mut g, &mut o).unwrap();
+                    let at = format!("position {k} depth {depth} {method:?} deepening {deepening}");
+                    assert_eq!(r.value, want, "{at}");
+                    assert_eq!(plain.value, want, "{at}");
+                    reordered += usize::from(r.stats.nodes != plain.stats.nodes);
+                }
+            }
+            assert_eq!(
+                g.played.len(),
+                start.played.len(),
+                "the game is left as it was"
+            );
+        }
+    }
+    assert!(
+        reordered > 0,
+        "no search searched otherwise: the test tests nothing"
+    );
+}

@@ -292,6 +292,8 @@ impl Combination {
         }
         // Enhanced transposition cutoffs in half, drawn apart (they need a table).
         o.enhanced_transposition_cutoffs = (h >> 40) % 2 == 0;
+        // Internal iterative deepening in half, drawn apart (it needs a table).
+        o.internal_iterative_deepening = (h >> 44) % 2 == 0;
         // A third of the searches with a table read it first, at every depth and the
         // leaves, as a Python game's searches do (`table_first`, `table_frontier`).
         if self.table && (h >> 20) % 3 == 0 {

@@ -48,6 +48,7 @@ def search(
     deepening: Optional[bool] = None,
     probcut: Optional[ProbCut] = None,
     etc: bool = False,
+    iid: bool = False,
 ) -> SearchResult: ...
 
 class ProbCutPair:

@@ -271,6 +271,7 @@ fn search_options(args: &SearchArgs, max_moves: usize, stop: &AtomicI32) -> mm_s
         quiescence: args.quiescence,
         null_move: args.null_move,
         enhanced_transposition_cutoffs: args.etc,
+        internal_iterative_deepening: args.iid,
         ..mm_search_options::default()
     }
 }

@@ -202,6 +202,7 @@ pub fn pimc(
         deepening: depth.is_none() || nodes != 0,
         probcut: None,
         etc: false,
+        iid: false,
     };
     let sample = sampler(game, "pimc")?;
     let rng = py.import("random")?.getattr("Random")?.call1((seed,))?;

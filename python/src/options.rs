@@ -34,6 +34,8 @@ pub struct SearchArgs {
     pub probcut: Option<ProbCut>,
     /// Enhanced transposition cut-offs.
     pub etc: bool,
+    /// Internal iterative deepening.
+    pub iid: bool,
 }
 
 pub fn method(name: &str) -> PyResult<Method> {
@@ -137,6 +139,7 @@ impl SearchArgs {
             null_move: self.null_move,
             probcut: self.probcut,
             enhanced_transposition_cutoffs: self.etc,
+            internal_iterative_deepening: self.iid,
             ..Options::default()
         }
     }

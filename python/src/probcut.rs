@@ -270,6 +270,7 @@ pub fn calibrate_probcut(
         deepening: true,
         probcut: None,
         etc: false,
+        iid: false,
     };
     let positions: Option<Vec<Bound<'_, PyAny>>> = positions
         .map(|p| p.try_iter()?.collect::<PyResult<Vec<_>>>())

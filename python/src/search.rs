@@ -29,15 +29,17 @@ use crate::results::SearchResult;
 /// or `method="paranoid"` (docs/python.md). `probcut` (a `ProbCut`, from
 /// `calibrate_probcut()`) cuts a node off where its fit predicts the deep search's result
 /// from a shallow one with confidence (Multi-ProbCut), and `etc` looks a node's children
-/// up in the table before searching them (enhanced transposition cut-offs): for
-/// depth-limited alpha-beta and PVS; neither changes a proven value.
+/// up in the table before searching them (enhanced transposition cut-offs), and `iid`
+/// has a node the table gives no move search itself shallower first, for the move to
+/// try first (internal iterative deepening): for depth-limited alpha-beta and PVS; none
+/// changes a proven value.
 #[pyfunction]
 #[pyo3(signature = (
     game, method = None, depth = None, time = None, nodes = None, threads = 1,
     table_mb = 16.0, *, view = "max", max_at_root = true, killers = None,
     history = false, lmr = false, aspiration = false, time_management = false,
     quiescence = false, null_move = false, refine_distance = true, deepening = None,
-    probcut = None, etc = false
+    probcut = None, etc = false, iid = false
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn search(
@@ -60,8 +62,9 @@ pub fn search(
     null_move: bool,
     refine_distance: bool,
     deepening: Option<bool>,
-    probcut: Option<PyRef<'_, PyProbCut>>,
+    probcut: Option<&Bound<'_, PyProbCut>>,
     etc: bool,
+    iid: bool,
 ) -> PyResult<SearchResult> {
     let depth = match depth {
         None => None,
@@ -93,8 +96,11 @@ pub fn search(
         // the shallower iterations only add nodes (1.2x easyAI's time on a connect-3
         // written for both, 0.8x without them).
         deepening: deepening.unwrap_or(depth.is_none() || time.is_some() || nodes != 0),
-        probcut: probcut.map(|p| p.fit),
+        // Copied now: the fit is not held while the search runs (another thread may
+        // change it).
+        probcut: probcut.map(|p| p.borrow().fit),
         etc,
+        iid,
     };
     if let Some(family) = family {
         if let Some(result) = games::players_search(game, family, &args)? {

@@ -144,6 +144,21 @@ def test_the_games_stage_chooses_the_pairs():
     assert g.line == []
 
 
+def test_a_fit_may_change_while_a_search_that_took_it_runs():
+    # The search copies the fit when it starts: a game's method (or another thread)
+    # may change it meanwhile, and the search goes on with the copy.
+    fit = ProbCut()
+    fit.add(0, 4, 2, 1.0, 0.0, 5.0)
+
+    class Tuning(PathSum):
+        def evaluate(self):
+            fit.t = 0.5
+            return super().evaluate()
+
+    r = search(Tuning(4), depth=5, probcut=fit)
+    assert fit.t == 0.5 and r.depth == 5
+
+
 def test_native_self_play_calibration_and_searches_with_the_fit():
     fit = calibrate_probcut(Othello(), max_depth=6, games=4, random_plies=4)
     assert fit.used >= 20 and fit.positions >= fit.used
@@ -192,10 +207,16 @@ def test_native_positions_are_copied_and_must_be_of_one_kind():
     assert c4.used > 0 and c4.pairs == []
 
 
-def test_enhanced_transposition_cutoffs_keep_a_python_games_values():
+def test_enhanced_transposition_cutoffs_and_internal_deepening_keep_values():
     for line in ["", "4", "43"]:
         g = PyConnectFour(line)
-        assert search(g, depth=5, etc=True).value == search(g, depth=5).value
+        want = minimax_value(g, 5)
+        assert search(g, depth=5, etc=True).value == want
+        assert search(g, depth=6, iid=True).value == search(g, depth=6).value
+    g = Othello()
+    plain = search(g, depth=7)
+    ordered = search(g, depth=7, iid=True)
+    assert ordered.value == plain.value and ordered.nodes != plain.nodes
 
 
 def test_a_c_games_calibration_and_search(c4):  # noqa: F811

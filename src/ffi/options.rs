@@ -175,6 +175,12 @@ pub struct mm_search_options {
     /// default false): a child whose stored bound already refutes the node cuts it off
     /// at the price of a probe. Values are the same either way.
     pub enhanced_transposition_cutoffs: bool,
+    /// Whether a node 5 plies or more from the leaves of a depth-limited
+    /// `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search, below the root, that the table
+    /// gives no move first searches itself 2 plies shallower and tries first the move that
+    /// search found best (internal iterative deepening; default false). Values are the
+    /// same either way.
+    pub internal_iterative_deepening: bool,
     /// If not NULL, a Multi-ProbCut fit (`mm_probcut_calibrate` or `mm_probcut_parse`)
     /// for a depth-limited `MM_SEARCH_ALPHABETA` or `MM_SEARCH_PVS` search (default
     /// NULL: none). Below the root, a node whose depth the fit has a pair for, at the
@@ -216,6 +222,7 @@ impl Default for mm_search_options {
             quiescence: d.quiescence,
             null_move: d.null_move,
             enhanced_transposition_cutoffs: d.enhanced_transposition_cutoffs,
+            internal_iterative_deepening: d.internal_iterative_deepening,
             probcut: std::ptr::null(),
         }
     }
@@ -229,8 +236,9 @@ const OPTIONS_SIZE_WITHOUT_THREADS: usize = std::mem::offset_of!(mm_search_optio
 const OPTIONS_SIZE_WITHOUT_TABLE_FRONTIER: usize =
     std::mem::offset_of!(mm_search_options, table_frontier);
 
-/// The size of `mm_search_options` before `enhanced_transposition_cutoffs` and `probcut`
-/// (112 bytes on 64-bit systems; issue 53 added them).
+/// The size of `mm_search_options` before `enhanced_transposition_cutoffs`,
+/// `internal_iterative_deepening` and `probcut` (112 bytes on 64-bit systems; issue 53
+/// added them).
 const OPTIONS_SIZE_WITHOUT_PROBCUT: usize =
     std::mem::offset_of!(mm_search_options, enhanced_transposition_cutoffs);
 
@@ -245,7 +253,7 @@ const OLDER_OPTIONS: [usize; 3] = [
 /// caller was compiled), with that size and the defaults. The header's
 /// `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
 /// A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
-/// `table_frontier`; 112: before `enhanced_transposition_cutoffs` and `probcut`) gets
+/// `table_frontier`; 112: before `enhanced_transposition_cutoffs`) gets
 /// that version's fields only; a larger size gets zeros past
 /// this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
 /// written.
@@ -291,6 +299,7 @@ pub(crate) unsafe fn read_options(
         std::mem::offset_of!(mm_search_options, quiescence),
         std::mem::offset_of!(mm_search_options, null_move),
         std::mem::offset_of!(mm_search_options, enhanced_transposition_cutoffs),
+        std::mem::offset_of!(mm_search_options, internal_iterative_deepening),
     ];
     // SAFETY: non-NULL, and options of their `struct_size` (caller's guarantee), their
     // `bool`s listed.
@@ -340,6 +349,7 @@ pub(crate) fn engine_options<'a>(
         null_move: o.null_move,
         probcut: None,
         enhanced_transposition_cutoffs: o.enhanced_transposition_cutoffs,
+        internal_iterative_deepening: o.internal_iterative_deepening,
     }
 }
 

@@ -57,6 +57,8 @@ pub(crate) struct Plan {
     pub probcut: Option<ProbCut>,
     /// [`Options::enhanced_transposition_cutoffs`].
     pub enhanced_transposition_cutoffs: bool,
+    /// [`Options::internal_iterative_deepening`].
+    pub internal_iterative_deepening: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -125,6 +127,7 @@ impl Plan {
             null_move: opts.null_move,
             probcut: opts.probcut,
             enhanced_transposition_cutoffs: opts.enhanced_transposition_cutoffs,
+            internal_iterative_deepening: opts.internal_iterative_deepening,
             side_view: false,
             start: Instant::now(),
         }

@@ -174,6 +174,12 @@ pub struct Options<'a> {
     /// default false; `engine/etc.rs`). The same values; fewer nodes where positions
     /// transpose, at a play, hash and undo a move at those nodes.
     pub enhanced_transposition_cutoffs: bool,
+    /// Whether a node of a depth-limited alpha-beta or PVS search with a table, 5 plies
+    /// or more from the leaves and below the root, that the table gives no move first
+    /// searches itself 2 plies shallower, to try first the move that search finds best
+    /// (internal iterative deepening; default false; `engine/iid.rs`). The same values;
+    /// fewer nodes where the first move matters and the table has none.
+    pub internal_iterative_deepening: bool,
 }
 
 impl Default for Options<'_> {
@@ -202,6 +208,7 @@ impl Default for Options<'_> {
             null_move: false,
             probcut: None,
             enhanced_transposition_cutoffs: false,
+            internal_iterative_deepening: false,
         }
     }
 }

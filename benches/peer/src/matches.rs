@@ -173,6 +173,8 @@ pub struct Tune {
     pub probcut: Option<f64>,
     /// Enhanced transposition cutoffs.
     pub etc: bool,
+    /// Internal iterative deepening.
+    pub iid: bool,
 }
 
 impl Tune {
@@ -186,10 +188,11 @@ impl Tune {
         null_move: false,
         probcut: None,
         etc: false,
+        iid: false,
     };
 
     /// A setting by name: `today`, or `+` joined enhancements (`killers`, `history`,
-    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`, `etc`, and `probcut` or `probcut=T`
+    /// `lmr`, `aspiration`, `time`, `quiescence`, `null`, `etc`, `iid`, and `probcut` or `probcut=T`
     /// for Multi-ProbCut at confidence `T`).
     pub fn parse(name: &str) -> Option<Tune> {
         let mut t = Tune::TODAY;
@@ -205,6 +208,7 @@ impl Tune {
                 "null" => t.null_move = true,
                 "probcut" => t.probcut = Some(DEFAULT_T),
                 "etc" => t.etc = true,
+                "iid" => t.iid = true,
                 _ => match part.strip_prefix("probcut=") {
                     Some(v) => t.probcut = Some(v.parse().ok()?),
                     None => return None,
@@ -227,6 +231,7 @@ impl Tune {
             null_move: self.null_move,
             probcut: fit,
             enhanced_transposition_cutoffs: self.etc,
+            internal_iterative_deepening: self.iid,
             method: Method::Pvs,
             iterative_deepening: true,
             ..Options::default()

@@ -11,6 +11,7 @@
 
 mod deepening;
 mod etc;
+mod iid;
 mod node;
 mod null_move;
 mod ordering;
@@ -90,6 +91,9 @@ struct Engine<'a, G: Game, const LEAN: bool, const M: u8> {
     /// by iterations without passes or reductions, so that a search without a depth limit
     /// still proves a game whose lines all end.
     trial_leaves: u64,
+    /// Whether a shallow search for a node's first move (`iid.rs`) is under way: one at a
+    /// time, so that each ply holds at most two nodes' frames on the stack.
+    ordering_search: bool,
 }
 
 /// A deterministic method's search on one thread: see [`super::search`].
@@ -204,6 +208,7 @@ fn run_engine<'a, G: Game, const LEAN: bool, const M: u8>(
         learned: None,
         no_pass_at: u32::MAX,
         trial_leaves: 0,
+        ordering_search: false,
     };
     let learns = !LEAN && (plan.killer_moves || plan.history_order);
     let learned = learns.then(|| ordering::Learned::new(plan.killer_moves, plan.history_order));

@@ -333,6 +333,24 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 return cut.map(|v| v.expect("a cut-off's value"));
             }
         }
+        if !LEAN
+            && self.plan.internal_iterative_deepening
+            && table_move == NO_MOVE
+            && listed.is_ok()
+        {
+            // As for a pass: the list goes back to its slot while the node searches
+            // itself shallower at this ply.
+            self.moves[p] = moves;
+            let found = self.shallow_move(key, depth, ply, max_side, alpha, beta);
+            moves = std::mem::take(&mut self.moves[p]);
+            match found {
+                Ok(mv) => table_move = mv,
+                Err(h) => {
+                    self.moves[p] = moves;
+                    return Err(h);
+                }
+            }
+        }
         let searched = match listed {
             Err(e) => Err(e.into()),
             Ok(()) if moves.is_empty() => Err(GameError::NoMovesNotOver.into()),
