@@ -269,8 +269,8 @@ fn sample<G: Game>(
 
 /// Calibrates a fit from the positions given, searched as `settings` says (its method,
 /// alpha-beta or PVS, its enhancements, and `max_at_root` for a game without
-/// `max_to_move`; its limits, table and callbacks are not used). Its stop flag ends the calibration early: the fit is then of the positions
-/// searched before the flag was set.
+/// `max_to_move`; its limits, table and callbacks are not used). Its stop flag ends the
+/// calibration early: the fit is then of the positions searched before the flag was set.
 pub fn calibrate_probcut_positions<G: Game>(
     positions: &mut [G],
     settings: &Options<'_>,
