@@ -175,6 +175,16 @@ fn positions(count: usize, plies: std::ops::RangeInclusive<usize>, seed: u64) ->
 /// side to move of its evaluation and its noisy moves' values, recursively. Written apart
 /// from the engine: no pruning, no table.
 fn reference(g: &mut Passing, depth: u32) -> i32 {
+    minimax_quiescing(g, depth, 32)
+}
+
+/// Plain minimax to `depth` (MAX's view), leaves scored by `evaluate` alone.
+fn plain_minimax(g: &mut Passing, depth: u32) -> i32 {
+    minimax_quiescing(g, depth, 0)
+}
+
+/// Minimax to `depth`, each leaf's quiescence at most `plies` deep.
+fn minimax_quiescing(g: &mut Passing, depth: u32, plies: u32) -> i32 {
     fn quiet(g: &mut Passing, left: u32) -> i32 {
         if let Some(s) = g.outcome() {
             return s;
@@ -196,7 +206,7 @@ fn reference(g: &mut Passing, depth: u32) -> i32 {
         return s;
     }
     if depth == 0 {
-        return quiet(g, 32);
+        return quiet(g, plies);
     }
     let max = g.to_move == 1;
     let mut moves = Vec::new();
@@ -204,7 +214,7 @@ fn reference(g: &mut Passing, depth: u32) -> i32 {
     let mut best = if max { i32::MIN } else { i32::MAX };
     for m in moves {
         g.play(m);
-        let v = reference(g, depth - 1);
+        let v = minimax_quiescing(g, depth - 1, plies);
         g.undo(m);
         best = if max { best.max(v) } else { best.min(v) };
     }
@@ -333,28 +343,6 @@ fn null_moves_search_fewer_nodes_to_a_depth_only_where_the_game_passes() {
     assert!((on as f64) < 0.9 * off as f64, "{on} with, {off} without");
     // A game that does not pass: the option changes nothing.
     assert_eq!(nodes(false, true), nodes(false, false));
-}
-
-/// Plain minimax to `depth` (MAX's view), leaves scored by `evaluate`: no pruning, no
-/// table, no quiescence. Written apart from the engine.
-fn plain_minimax(g: &mut Passing, depth: u32) -> i32 {
-    if let Some(s) = g.outcome() {
-        return s;
-    }
-    if depth == 0 {
-        return g.evaluate();
-    }
-    let max = g.to_move == 1;
-    let mut moves = Vec::new();
-    g.moves(&mut moves).unwrap();
-    let mut best = if max { i32::MIN } else { i32::MAX };
-    for m in moves {
-        g.play(m);
-        let v = plain_minimax(g, depth - 1);
-        g.undo(m);
-        best = if max { best.max(v) } else { best.min(v) };
-    }
-    best
 }
 
 #[test]

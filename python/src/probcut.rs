@@ -330,28 +330,27 @@ fn python_calibrate(
     for (g, map) in objects.iter().zip(maps.iter_mut()) {
         adapters.push(PyGame::new(g, args.view, map, &stop, deferred.active())?);
     }
-    let mut result = Ok(None);
+    let mut refused = None;
     for a in adapters.iter_mut() {
         let players = Game::players(a);
         if players != 2 && !a.failed() {
-            result = Err(crate::players::not_two_players(players));
+            refused.get_or_insert_with(|| crate::players::not_two_players(players));
         }
     }
-    if result.is_ok() {
-        let settings = args.options(&stop);
-        let c = if self_play {
-            minimax::search::calibrate_probcut(&mut adapters[0], &settings, opts)
-        } else {
-            calibrate_probcut_positions(&mut adapters, &settings, opts)
-        };
-        result = Ok(Some(c));
-    }
+    let calibrated = match refused {
+        Some(e) => Err(e),
+        None => {
+            let settings = args.options(&stop);
+            Ok(if self_play {
+                minimax::search::calibrate_probcut(&mut adapters[0], &settings, opts)
+            } else {
+                calibrate_probcut_positions(&mut adapters, &settings, opts)
+            })
+        }
+    };
     // The first exception a game's method raised wins over the status it caused.
     for a in adapters {
         a.finish(Ok(()))?;
     }
-    match result? {
-        Some(c) => c.map(PyProbCut::calibrated).map_err(from_status),
-        None => unreachable!("a calibration ran"),
-    }
+    calibrated?.map(PyProbCut::calibrated).map_err(from_status)
 }

@@ -287,18 +287,9 @@ pub unsafe extern "C" fn mm_probcut_parse(
                         ProbCutError::Parse { line, .. } => line,
                         _ => 0,
                     };
-                    let mut message = [0 as c_char; 160];
-                    for (m, b) in message.iter_mut().zip(e.to_string().bytes().take(159)) {
-                        *m = b as c_char;
-                    }
+                    let where_ = mm_parse_error::new(line, 0, &e.to_string());
                     // SAFETY: `error` is non-NULL and the caller guarantees it is writable.
-                    unsafe {
-                        error.write(mm_parse_error {
-                            line,
-                            column: 0,
-                            message,
-                        })
-                    };
+                    unsafe { error.write(where_) };
                 }
                 Err(MM_ERR_PARSE_PROBCUT)
             }

@@ -47,6 +47,21 @@ pub struct mm_parse_error {
     pub message: [c_char; 160],
 }
 
+impl mm_parse_error {
+    /// The error at `line` and `column`, its message `why` cut to fit (NUL-terminated).
+    pub(crate) fn new(line: usize, column: usize, why: &str) -> mm_parse_error {
+        let mut message = [0 as c_char; 160];
+        for (m, b) in message.iter_mut().zip(why.bytes().take(159)) {
+            *m = b as c_char;
+        }
+        mm_parse_error {
+            line,
+            column,
+            message,
+        }
+    }
+}
+
 /// One node of a tree, as `mm_tree_node` reports it.
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -138,19 +153,9 @@ pub unsafe extern "C" fn mm_tree_parse(
             Ok(tree) => tree,
             Err(e) => {
                 if !error.is_null() {
-                    let mut message = [0 as c_char; 160];
-                    let full = e.to_string();
-                    for (m, b) in message.iter_mut().zip(full.bytes().take(159)) {
-                        *m = b as c_char;
-                    }
+                    let where_ = mm_parse_error::new(e.line, e.column, &e.to_string());
                     // SAFETY: `error` is non-NULL and the caller guarantees it is writable.
-                    unsafe {
-                        error.write(mm_parse_error {
-                            line: e.line,
-                            column: e.column,
-                            message,
-                        })
-                    };
+                    unsafe { error.write(where_) };
                 }
                 return Err(e.kind.into());
             }
