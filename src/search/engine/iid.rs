@@ -47,14 +47,14 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         {
             return Ok(NO_MOVE);
         }
-        let (horizon, trials) = (self.horizon, self.trial_leaves);
+        let counts = self.leaf_counts();
         // One shallow search at a time: nested at a node's ply, searches that each
         // searched themselves shallower again would stack frames where the stack's room
         // is counted by plies (`stack.rs`), and, in a test's 2 MiB threads, ran out of it.
         self.ordering_search = true;
         let v = self.node(depth - IID_REDUCTION, ply, max_side, alpha, beta);
         self.ordering_search = false;
-        (self.horizon, self.trial_leaves) = (horizon, trials);
+        self.restore_leaf_counts(counts);
         // Its line is not this node's: the search that follows writes that.
         self.pv.clear(ply as usize);
         v?;

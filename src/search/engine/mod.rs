@@ -174,6 +174,25 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             _ => self.plan.method,
         }
     }
+
+    /// A cut-off by a trial (a pass, a ProbCut), with value `v`: one leaf at the horizon,
+    /// and a trial's, so never a proof.
+    fn trial_cut(&mut self, v: i64) -> i64 {
+        self.horizon += 1;
+        self.trial_leaves += 1;
+        v
+    }
+
+    /// The horizon's leaves and the trials' among them, to put back after a search whose
+    /// leaves count only through what it decides.
+    fn leaf_counts(&self) -> (u64, u64) {
+        (self.horizon, self.trial_leaves)
+    }
+
+    /// Puts back counts taken by [`Self::leaf_counts`].
+    fn restore_leaf_counts(&mut self, (horizon, trials): (u64, u64)) {
+        (self.horizon, self.trial_leaves) = (horizon, trials);
+    }
 }
 
 /// `run_thread` with the node compiled lean or not, for method `M`.

@@ -602,16 +602,17 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         let searched = if cut > 0 {
             // A late move, first searched shallower with a null window; again at full
             // depth (as below) only if it beats alpha. The horizon the reduced search
-            // reached counts as a trial's if it stands, and not at all if searched again.
-            let horizon = self.horizon;
+            // reached counts as a trial's if it stands (all of it: the trials within it
+            // are among its leaves, not added again), and not at all if searched again.
+            let counts = self.leaf_counts();
             self.child::<false>(depth - cut, ply, child_max, max_side, alpha, alpha + 1)
                 .and_then(|v| match v > alpha {
                     true => {
-                        self.horizon = horizon;
+                        self.restore_leaf_counts(counts);
                         self.full_depth::<FRONTIER>(i, depth, ply, child_max, max_side, alpha, beta)
                     }
                     false => {
-                        self.trial_leaves += self.horizon - horizon;
+                        self.trial_leaves = counts.1 + (self.horizon - counts.0);
                         Ok(v)
                     }
                 })

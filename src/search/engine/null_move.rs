@@ -50,9 +50,11 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             return Ok(None);
         };
         let shallower = depth - 1 - REDUCTION;
-        // The searches below are trials: what they leave at the horizon counts only
-        // through the cut-off, as one leaf at the horizon.
-        let horizon = self.horizon;
+        // The searches below are trials: what they leave at the horizon, and the trials
+        // within them, count only through the cut-off, as one trial leaf (counting the
+        // trials within them kept, with their leaves dropped, once took an iteration with
+        // leaves of its own for one unproven by trials alone).
+        let counts = self.leaf_counts();
         let before = std::mem::replace(&mut self.no_pass_at, ply + 1);
         self.game.play(pass);
         let child_max = self.game.max_to_move().unwrap_or(!max_side);
@@ -60,7 +62,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         self.game.undo(pass);
         self.no_pass_at = before;
         let passed = passed?;
-        self.horizon = horizon;
+        self.restore_leaf_counts(counts);
         // A value past beta from a proven line (a win after a pass) says nothing of the
         // node's moves: only an evaluation's value is taken as a sign.
         if !(passed >= beta && passed.rem_euclid(BAND) == 0) {
@@ -70,13 +72,11 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         let verified = self.node(shallower, ply, max_side, beta - 1, beta);
         self.no_pass_at = before;
         let verified = verified?;
-        self.horizon = horizon;
+        self.restore_leaf_counts(counts);
         if verified < beta {
             return Ok(None);
         }
         // Cut off by a pass: never a proof.
-        self.horizon += 1;
-        self.trial_leaves += 1;
-        Ok(Some(verified))
+        Ok(Some(self.trial_cut(verified)))
     }
 }

@@ -49,7 +49,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         let low = (alpha > -INF && heuristic_edge(alpha)).then(|| alpha.div_euclid(BAND));
         // The shallow searches are trials: what they leave at the horizon, and the trials
         // within them, count only through a cut-off, as one trial leaf.
-        let (horizon, trials) = (self.horizon, self.trial_leaves);
+        let counts = self.leaf_counts();
         for i in pairs {
             let pair = self
                 .plan
@@ -60,7 +60,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if let Some(score) = high {
                 let bound = value::heuristic(pair.high_bound(score, t));
                 let v = self.node(pair.shallow, ply, max_side, bound - 1, bound);
-                (self.horizon, self.trial_leaves) = (horizon, trials);
+                self.restore_leaf_counts(counts);
                 if v? >= bound {
                     return Ok(Some(self.trial_cut(value::heuristic(score))));
                 }
@@ -68,20 +68,13 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if let Some(score) = low {
                 let bound = value::heuristic(pair.low_bound(score, t));
                 let v = self.node(pair.shallow, ply, max_side, bound, bound + 1);
-                (self.horizon, self.trial_leaves) = (horizon, trials);
+                self.restore_leaf_counts(counts);
                 if v? <= bound {
                     return Ok(Some(self.trial_cut(value::heuristic(score))));
                 }
             }
         }
         Ok(None)
-    }
-
-    /// A cut-off by a trial, with value `v`: one leaf at the horizon, never a proof.
-    fn trial_cut(&mut self, v: i64) -> i64 {
-        self.horizon += 1;
-        self.trial_leaves += 1;
-        v
     }
 }
 

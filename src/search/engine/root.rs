@@ -61,6 +61,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 Err(Halt::Game(e)) => return Err(e),
             };
             let proven = self.horizon == 0;
+            // Each trial's leaves are among the horizon's, counted once.
+            debug_assert!(self.trial_leaves <= self.horizon);
             if self.horizon > 0 && self.horizon <= self.trial_leaves {
                 // Unproven only by trials: the next iterations go without them.
                 self.plan.null_move = false;
