@@ -18,7 +18,7 @@ use crate::search::value::MAX_PLY;
 
 /// The least depth at which a node without a table move searches itself shallower
 /// first: nearer the leaves the shallow search costs more than a good first move saves.
-pub(super) const IID_DEPTH: u32 = 5;
+const IID_DEPTH: u32 = 5;
 /// How much shallower it searches itself.
 const IID_REDUCTION: u32 = 2;
 

@@ -604,15 +604,15 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             // depth (as below) only if it beats alpha. The horizon the reduced search
             // reached counts as a trial's if it stands (all of it: the trials within it
             // are among its leaves, not added again), and not at all if searched again.
-            let counts = self.leaf_counts();
+            let (horizon, trials) = self.leaf_counts();
             self.child::<false>(depth - cut, ply, child_max, max_side, alpha, alpha + 1)
                 .and_then(|v| match v > alpha {
                     true => {
-                        self.restore_leaf_counts(counts);
+                        self.restore_leaf_counts((horizon, trials));
                         self.full_depth::<FRONTIER>(i, depth, ply, child_max, max_side, alpha, beta)
                     }
                     false => {
-                        self.trial_leaves = counts.1 + (self.horizon - counts.0);
+                        self.trial_leaves = trials + (self.horizon - horizon);
                         Ok(v)
                     }
                 })

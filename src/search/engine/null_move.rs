@@ -51,9 +51,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         };
         let shallower = depth - 1 - REDUCTION;
         // The searches below are trials: what they leave at the horizon, and the trials
-        // within them, count only through the cut-off, as one trial leaf (counting the
-        // trials within them kept, with their leaves dropped, once took an iteration with
-        // leaves of its own for one unproven by trials alone).
+        // within them, count only through the cut-off, as one trial leaf.
         let counts = self.leaf_counts();
         let before = std::mem::replace(&mut self.no_pass_at, ply + 1);
         self.game.play(pass);
