@@ -31,7 +31,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         };
         let mut completed = true;
         let mut iterations = Iterations::default();
-        for depth in first..=max_depth {
+        let mut depth = first;
+        while depth <= max_depth {
             if let (true, Some(limit)) = (self.plan.time_management, self.plan.time_limit) {
                 let elapsed = self.plan.start.elapsed();
                 if depth > first && !iterations.next_fits(elapsed, limit) {
@@ -63,7 +64,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             let proven = self.horizon == 0;
             // Each trial's leaves are among the horizon's, counted once.
             debug_assert!(self.trial_leaves <= self.horizon);
-            if self.horizon > 0 && self.horizon <= self.trial_leaves {
+            let by_trials = self.horizon > 0 && self.horizon <= self.trial_leaves;
+            if by_trials {
                 // Unproven only by trials: the next iterations go without them.
                 self.plan.null_move = false;
                 self.plan.late_move_reductions = false;
@@ -106,6 +108,12 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
             if proven {
                 break;
+            }
+            // An unlimited search has no next iteration after its last: it searches the
+            // same depth again without the trials, until proven, as documented.
+            let unlimited = self.plan.max_depth > MAX_PLY;
+            if !(by_trials && unlimited && depth == max_depth) {
+                depth += 1;
             }
         }
         if result.proven {
