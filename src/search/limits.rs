@@ -59,6 +59,9 @@ pub(crate) struct Plan {
     pub enhanced_transposition_cutoffs: bool,
     /// [`Options::internal_iterative_deepening`].
     pub internal_iterative_deepening: bool,
+    /// Whether the table answers only with proven entries: an unlimited search's last
+    /// depth searched again without trials must not take back their values.
+    pub proven_entries_only: bool,
     /// Whether the game's scores are the side to move's ([`ScoreView::SideToMove`]).
     pub side_view: bool,
     /// When the search was called: the time limit and `elapsed` count from here, table
@@ -128,6 +131,7 @@ impl Plan {
             probcut: opts.probcut,
             enhanced_transposition_cutoffs: opts.enhanced_transposition_cutoffs,
             internal_iterative_deepening: opts.internal_iterative_deepening,
+            proven_entries_only: false,
             side_view: false,
             start: Instant::now(),
         }

@@ -39,7 +39,8 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
                 .hash()
                 .and_then(|k| table.probe(k, child_max, false));
             self.game.undo(mv);
-            let Some(e) = entry.filter(|e| e.fits(depth - 1)) else {
+            let only_proven = self.plan.proven_entries_only;
+            let Some(e) = entry.filter(|e| e.fits(depth - 1) && (e.proven || !only_proven)) else {
                 continue;
             };
             let v = value::from_table(e.value, ply + 1);

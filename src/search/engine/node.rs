@@ -405,7 +405,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
     /// (its depth fits, and its bound settles it).
     #[inline(always)]
     fn table_cut(&mut self, e: &Entry, depth: u32, ply: u32, alpha: i64, beta: i64) -> Option<i64> {
-        if ply == 0 || !e.fits(depth) {
+        if ply == 0 || !e.fits(depth) || (self.plan.proven_entries_only && !e.proven) {
             return None;
         }
         let v = value::from_table(e.value, ply);

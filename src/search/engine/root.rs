@@ -64,8 +64,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             let proven = self.horizon == 0;
             // Each trial's leaves are among the horizon's, counted once.
             debug_assert!(self.trial_leaves <= self.horizon);
-            let by_trials = self.horizon > 0 && self.horizon <= self.trial_leaves;
-            if by_trials {
+            if self.horizon > 0 && self.horizon <= self.trial_leaves {
                 // Unproven only by trials: the next iterations go without them.
                 self.plan.null_move = false;
                 self.plan.late_move_reductions = false;
@@ -109,10 +108,17 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             if proven {
                 break;
             }
-            // An unlimited search has no next iteration after its last: it searches the
-            // same depth again without the trials, until proven, as documented.
+            // An unlimited search has no next iteration after its last, and at its depth
+            // only trials leave a leaf unproven, here or through the values they left in
+            // the table: it searches that depth once more without them, and without the
+            // table's unproven values, which proves it, as documented.
             let unlimited = self.plan.max_depth > MAX_PLY;
-            if !(by_trials && unlimited && depth == max_depth) {
+            if unlimited && depth == max_depth && !self.plan.proven_entries_only {
+                self.plan.null_move = false;
+                self.plan.late_move_reductions = false;
+                self.plan.probcut = None;
+                self.plan.proven_entries_only = true;
+            } else {
                 depth += 1;
             }
         }
