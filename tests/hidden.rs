@@ -420,3 +420,80 @@ fn multi_observer_ismcts_is_the_single_tree_where_every_move_is_seen() {
         assert_eq!((one.best_move, &one.root), (many.best_move, &many.root));
     }
 }
+
+/// Guess the card with a sampler that breaks the contract: its samples have other moves
+/// at the root than the position (`[PLAY]`: the cards), or are over (`[SAFE]`).
+#[derive(Clone)]
+struct BrokenSampler {
+    game: GuessCard,
+    sample_line: Vec<Move>,
+}
+
+impl Game for BrokenSampler {
+    fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+        self.game.moves(out)
+    }
+    fn play(&mut self, mv: Move) {
+        self.game.play(mv)
+    }
+    fn undo(&mut self, mv: Move) {
+        self.game.undo(mv)
+    }
+    fn outcome(&mut self) -> Option<i32> {
+        self.game.outcome()
+    }
+    fn evaluate(&mut self) -> i32 {
+        0
+    }
+    fn max_to_move(&mut self) -> Option<bool> {
+        self.game.max_to_move()
+    }
+    fn sample(&mut self, _: u64) -> bool {
+        self.game.line = self.sample_line.clone();
+        true
+    }
+}
+
+#[test]
+fn samples_that_are_not_the_position_are_errors() {
+    for sample_line in [vec![PLAY], vec![SAFE]] {
+        let g = BrokenSampler {
+            game: GuessCard { line: Vec::new() },
+            sample_line: sample_line.clone(),
+        };
+        let pimc = pimc::search_sampled(&g, &PimcOptions::default(), |g, max| {
+            let mut o = Options {
+                method: Method::Exact,
+                max_at_root: max,
+                ..Options::default()
+            };
+            search(g, &mut o).map(|r| Valued::from(&r))
+        });
+        assert_eq!(pimc.err(), Some(GameError::BadSample), "{sample_line:?}");
+        for multi_observer in [false, true] {
+            let opts = IsmctsOptions {
+                iterations: 100,
+                multi_observer,
+                ..IsmctsOptions::default()
+            };
+            let r = ismcts::search(&g, &opts);
+            assert_eq!(r.err(), Some(GameError::BadSample), "{sample_line:?}");
+        }
+    }
+    // Samples given by the caller: each must list the first one's moves.
+    let mut samples = vec![
+        (GuessCard { line: Vec::new() }, 1.0),
+        (GuessCard { line: vec![PLAY] }, 1.0),
+    ];
+    let r = pimc::search_samples(&mut samples, Combine::Mean, true, exact_card);
+    assert_eq!(r.err(), Some(GameError::BadSample));
+}
+
+fn exact_card(g: &mut GuessCard, max: bool) -> Result<Valued, GameError> {
+    let mut o = Options {
+        method: Method::Exact,
+        max_at_root: max,
+        ..Options::default()
+    };
+    search(g, &mut o).map(|r| Valued::from(&r))
+}

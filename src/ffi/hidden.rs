@@ -103,8 +103,10 @@ pub unsafe extern "C" fn mm_ismcts_options_init_sized(
 /// move: each iteration plays on a sample from the game's `sample` callback, which
 /// `free_context` frees after. `options` may be NULL for the defaults. On `MM_OK` fills
 /// `*out`; limits and the stop flag end it with `MM_OK` and the best move so far. A game
-/// without `sample`, or whose `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; `sample`
-/// without `free_context` `MM_ERR_SAMPLE_WITHOUT_FREE`; a chance step at the root
+/// without `sample`, or whose `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; a sample
+/// with other legal moves at the root than the position's, or over where it is not,
+/// `MM_ERR_GAME_BAD_SAMPLE`; `sample` without `free_context`
+/// `MM_ERR_SAMPLE_WITHOUT_FREE`; a chance step at the root
 /// `MM_ERR_CHANCE_ROOT`; bad options `MM_ERR_UNKNOWN_REWARD`, `MM_ERR_BAD_EXPLORATION` or
 /// `MM_ERR_BAD_OPTIONS` (`max_moves` 0, or neither iterations nor a time limit); other
 /// broken contracts `MM_ERR_GAME_*`, and `*out` is untouched. The game's own context is

@@ -112,7 +112,9 @@ pub unsafe extern "C" fn mm_pimc_options_init_sized(
 /// with `options->search`, the move chosen by `combine`. `options` may be NULL for the
 /// defaults. On `MM_OK` fills `*out` and the first `moves_cap` root moves into `moves`
 /// (NULL when `moves_cap` is 0), in the game's order. A game without `sample`, or whose
-/// `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; `sample` without `free_context`
+/// `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; a sample with other legal moves at
+/// the root than the position's, or over where it is not, `MM_ERR_GAME_BAD_SAMPLE`;
+/// `sample` without `free_context`
 /// `MM_ERR_SAMPLE_WITHOUT_FREE`; more than two players `MM_ERR_NOT_TWO_PLAYERS`; bad
 /// options `MM_ERR_BAD_OPTIONS` (0 samples, an unknown `combine`, a search's threads or
 /// table) or `MM_ERR_TOO_MANY_THREADS`; other broken contracts `MM_ERR_GAME_*`, and
@@ -167,13 +169,15 @@ pub unsafe extern "C" fn mm_pimc_search(
         if game.sample.is_none() {
             return Err(MM_ERR_GAME_NO_SAMPLE);
         }
-        let root = CGame::new(game, s.max_moves)?;
+        let mut root = CGame::new(game, s.max_moves)?;
         let mut samples = Vec::new();
         samples
             .try_reserve_exact(o.samples as usize)
             .map_err(|_| MM_ERR_OUT_OF_MEMORY)?;
         for i in 0..o.samples as usize {
-            samples.push((root.sampled(pimc::sample_seed(o.seed, i))?, 1.0));
+            let mut sample = root.sampled(pimc::sample_seed(o.seed, i))?;
+            pimc::check_sample(&mut root, &mut sample)?;
+            samples.push((sample, 1.0));
         }
         let stop = (!s.stop.is_null()).then(|| {
             // SAFETY: the caller guarantees an aligned int that stays valid during the

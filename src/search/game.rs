@@ -21,6 +21,43 @@ pub(crate) fn first_move<G: Game>(game: &mut G) -> Result<Move, GameError> {
     moves.first().copied().ok_or(GameError::NoMovesNotOver)
 }
 
+/// Whether a sample of a hidden-information position is one: not over where the position
+/// is not (`over` is whether the position is), and the same legal moves at the root as
+/// `root` lists, in any order ([`GameError::BadSample`] else). One list of room is had
+/// fallibly.
+pub(crate) fn sample_fits<S: Game>(
+    sample: &mut S,
+    root: &[Move],
+    over: bool,
+) -> Result<(), GameError> {
+    if over {
+        return Ok(());
+    }
+    if sample.outcome().is_some() || sample.is_chance() {
+        return Err(GameError::BadSample);
+    }
+    let mut moves = Vec::new();
+    moves
+        .try_reserve(root.len().max(1))
+        .map_err(|_| GameError::OutOfMemory)?;
+    sample.moves(&mut moves)?;
+    if moves.as_slice() == root {
+        return Ok(());
+    }
+    let mut sorted = Vec::new();
+    sorted
+        .try_reserve(root.len())
+        .map_err(|_| GameError::OutOfMemory)?;
+    sorted.extend_from_slice(root);
+    sorted.sort_unstable();
+    moves.sort_unstable();
+    if moves == sorted {
+        Ok(())
+    } else {
+        Err(GameError::BadSample)
+    }
+}
+
 /// Whose point of view a game's scores take ([`Game::score_view`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ScoreView {
@@ -113,6 +150,13 @@ pub trait Game {
     /// `Options::max_at_root` says otherwise).
     fn score_view(&mut self) -> ScoreView {
         ScoreView::Max
+    }
+    /// The contract the game broke, for a game (a view of another, as
+    /// [`Paranoid`](super::paranoid::Paranoid)) that stops a search by giving a score of
+    /// `i32::MIN`: the search then reports this in place of
+    /// [`GameError::ScoreOutOfRange`]. `None` by default.
+    fn broken(&mut self) -> Option<GameError> {
+        None
     }
     /// Whether the position is a chance node: its next step is drawn at random from
     /// [`Game::outcomes`] rather than chosen by a player. Only the chance methods
@@ -264,6 +308,9 @@ impl<G: Game + ?Sized> Game for &mut G {
     fn score_view(&mut self) -> ScoreView {
         (**self).score_view()
     }
+    fn broken(&mut self) -> Option<GameError> {
+        (**self).broken()
+    }
     fn is_chance(&mut self) -> bool {
         (**self).is_chance()
     }
@@ -412,6 +459,13 @@ pub enum GameError {
     /// A hidden-information search needed the game to draw the hidden part of a
     /// position ([`Game::sample`]) and it could not (C: `MM_ERR_GAME_NO_SAMPLE`).
     NoSample,
+    /// A hidden-information search was given a sample that is not of the position: its
+    /// moves at the root differ from the position's, or it is over where the position is
+    /// not (C: `MM_ERR_GAME_BAD_SAMPLE`).
+    BadSample,
+    /// Batched MCTS: `max_nodes` cannot hold a root and its children, so the search could
+    /// never expand it (C: `MM_ERR_BATCH_TREE_TOO_SMALL`).
+    TreeTooSmall,
 }
 
 impl GameError {
@@ -462,7 +516,7 @@ impl std::fmt::Display for GameError {
             }
             GameError::EvaluatorFailed => "the evaluator reported that it failed",
             GameError::BadBatchOptions => {
-                "a batched MCTS option is out of range (a count of 0, a bad noise or Gumbel setting)"
+                "a batched MCTS option is out of range (a count of 0, Gumbel's considered below 2, a bad noise or Gumbel setting)"
             }
             GameError::BadPlayer => {
                 "the game gave a player count outside 2 to 8, or a player to move outside it"
@@ -472,6 +526,12 @@ impl std::fmt::Display for GameError {
             }
             GameError::NoSample => {
                 "a hidden-information search needs the game to draw what the player to move cannot see (sample), and it could not"
+            }
+            GameError::BadSample => {
+                "the game's sample is not of the position: its moves at the root differ, or it is over where the position is not"
+            }
+            GameError::TreeTooSmall => {
+                "batched MCTS's max_nodes cannot hold a root and its children (it needs at least 1 + the root's moves)"
             }
         })
     }

@@ -15,7 +15,7 @@
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::game::{Game, GameError, Move, pick, weights_total};
+use super::game::{Game, GameError, Move, pick, sample_fits, weights_total};
 use super::mcts::rng::Rng;
 use super::memory::room;
 use super::player_scores::{Convert, MAX_PLAYERS, PlayerReward, Rewards};
@@ -123,13 +123,16 @@ pub struct Ismcts {
     root_mover: usize,
     /// Whether the game is over at the root.
     over: bool,
+    /// The root's legal moves, which every sample must list ([`GameError::BadSample`]).
+    root_moves: Vec<Move>,
     iterations: u64,
     start: Instant,
 }
 
 /// Searches `game` (unchanged on return) from the root player's view with SO-ISMCTS,
 /// each iteration on a copy of it redealt by [`Game::sample`]. A game that cannot
-/// sample is [`GameError::NoSample`]; a chance step at the root is
+/// sample is [`GameError::NoSample`], a sample with other moves at the root or over
+/// where the game is not [`GameError::BadSample`]; a chance step at the root is
 /// [`GameError::ChanceRoot`].
 pub fn search<G: Game + Clone>(game: &G, opts: &IsmctsOptions) -> Result<IsmctsResult, GameError> {
     let mut root = game.clone();
@@ -178,6 +181,11 @@ impl Ismcts {
             (true, false) => (convert.scoring.players, convert.scoring.mover(root, 0)?),
             _ => (1, 0),
         };
+        let mut root_moves = Vec::new();
+        if !over {
+            room(&mut root_moves, 32)?;
+            root.moves(&mut root_moves)?;
+        }
         let mut run = Ismcts {
             opts: *opts,
             convert,
@@ -191,6 +199,7 @@ impl Ismcts {
             trees,
             root_mover,
             over,
+            root_moves,
             iterations: 0,
             start,
         };
@@ -271,8 +280,12 @@ impl Ismcts {
     }
 
     /// One iteration on `g`, a position sampled at the root, which it plays on to its
-    /// end (the caller drops it).
+    /// end (the caller drops it); a sample with other moves than the root's, or over
+    /// where the root is not, is [`GameError::BadSample`].
     pub fn iterate<G: Game>(&mut self, g: &mut G) -> Result<(), GameError> {
+        // A sample with other moves at the root, or over, would grow moves the position
+        // does not have, or none.
+        sample_fits(g, &self.root_moves, self.over)?;
         self.iterations += 1;
         self.path.clear();
         // Moves played this iteration, chance outcomes too.

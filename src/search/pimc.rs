@@ -28,7 +28,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::game::{Game, GameError, Move};
+use super::game::{Game, GameError, Move, sample_fits};
 use super::mcts::rng::Rng;
 use super::memory::room;
 use super::options::SearchResult;
@@ -145,18 +145,35 @@ pub fn sample_seed(seed: u64, i: usize) -> u64 {
     Rng::new(seed.wrapping_add(i as u64)).next_u64()
 }
 
-/// `pimc.samples` copies of `game`, each redealt by [`Game::sample`], weighted alike.
+/// `pimc.samples` copies of `game`, each redealt by [`Game::sample`], weighted alike,
+/// each checked by [`check_sample`].
 fn draw<G: Game + Clone>(game: &G, pimc: &PimcOptions) -> Result<Vec<(G, f64)>, GameError> {
     let mut samples = Vec::new();
     room(&mut samples, pimc.samples.max(1))?;
+    let mut position = game.clone();
     for i in 0..pimc.samples.max(1) {
         let mut g = game.clone();
         if !g.sample(sample_seed(pimc.seed, i)) {
             return Err(GameError::NoSample);
         }
+        check_sample(&mut position, &mut g)?;
         samples.push((g, 1.0));
     }
     Ok(samples)
+}
+
+/// [`GameError::BadSample`] unless `sample` is a sample of `position`: over only where
+/// the position is, and with the same legal moves at the root (in any order). PIMC
+/// searches every root move in every sample, so a sample with other moves would answer
+/// with a move the position does not have.
+pub fn check_sample<G: Game, S: Game>(position: &mut G, sample: &mut S) -> Result<(), GameError> {
+    if position.outcome().is_some() {
+        return Ok(());
+    }
+    let mut moves = Vec::new();
+    room(&mut moves, 32)?;
+    position.moves(&mut moves)?;
+    sample_fits(sample, &moves, false)
 }
 
 /// PIMC over the positions given, each with its weight (every deal enumerated, say,
@@ -320,6 +337,8 @@ fn row<G: Game>(
     max: bool,
     value: &mut impl FnMut(&mut G, bool) -> Result<Valued, GameError>,
 ) -> Result<Row, GameError> {
+    // Each sample lists the root's moves (the first sample's, or the position's).
+    sample_fits(g, moves, false)?;
     let mut values = Vec::new();
     room(&mut values, moves.len())?;
     let (mut nodes, mut proven) = (0, true);

@@ -11,8 +11,9 @@
  * hand, playing on is worth 0 to MAX, so safe is best, which multi-observer ISMCTS (a
  * tree a player, the card one node in MAX's) finds and the single tree (which branches
  * on the card) does not. Then the statuses of games that break the hidden-information
- * contract. Then PIMC (mm_pimc_search) on the coin, against the samples the game
- * handed out, valued apart, and its statuses.
+ * contract (samples with a move the position lacks, or over where it is not, included).
+ * Then PIMC (mm_pimc_search) on the coin, against the samples the game handed out,
+ * valued apart, and its statuses.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +32,7 @@ typedef struct {
     int named;  /* 0 until named */
     int plays;  /* moves played on this context */
     int *alive; /* samples made and not yet freed */
+    int wide;   /* a third move, which a broken sampler's samples have */
 } coin;
 
 static uint64_t mix(uint64_t z) {
@@ -42,10 +44,11 @@ static uint64_t mix(uint64_t z) {
 
 static int coin_moves(void *c, int64_t *out, size_t cap) {
     coin *g = c;
-    if (g->named || cap < 2) return 0;
+    if (g->named || cap < 3) return 0;
     out[0] = HEADS;
     out[1] = TAILS;
-    return 2;
+    out[2] = 3;
+    return g->wide ? 3 : 2;
 }
 static void coin_play(void *c, int64_t m) {
     coin *g = c;
@@ -91,6 +94,18 @@ static void *no_sample(void *c, uint64_t seed) {
     (void)c;
     (void)seed;
     return NULL;
+}
+/* Broken samplers: a sample with a move the position does not have, and one already
+ * over where the position is not. */
+static void *wide_sample(void *c, uint64_t seed) {
+    coin *s = coin_sample(c, seed);
+    if (s) s->wide = 1;
+    return s;
+}
+static void *over_sample(void *c, uint64_t seed) {
+    coin *s = coin_sample(c, seed);
+    if (s) s->named = HEADS;
+    return s;
 }
 static void coin_free(void *c) {
     coin *g = c;
@@ -204,7 +219,7 @@ static void face_down(void) {
 
 static void guesses(double p, int64_t best) {
     int alive = 0;
-    coin g = {p, 0, 0, 0, &alive};
+    coin g = {p, 0, 0, 0, &alive, 0};
     mm_game game = coin_game(&g);
     mm_ismcts_options o;
     CHECK(mm_ismcts_options_init(&o) == MM_OK);
@@ -232,7 +247,7 @@ static void guesses(double p, int64_t best) {
  * tails' its negation, and each sample votes for the side up. */
 static void pimc_coin(double p, int64_t best) {
     int alive = 0;
-    coin g = {p, 0, 0, 0, &alive};
+    coin g = {p, 0, 0, 0, &alive, 0};
     mm_game game = coin_game(&g);
     mm_search_options s;
     CHECK(mm_search_options_init(&s) == MM_OK);
@@ -269,7 +284,7 @@ static void pimc_coin(double p, int64_t best) {
 
 static void pimc_statuses(void) {
     int alive = 0;
-    coin g = {0.5, 0, 0, 0, &alive};
+    coin g = {0.5, 0, 0, 0, &alive, 0};
     mm_game game = coin_game(&g);
     mm_pimc_result r = {0}, untouched = {0};
     mm_pimc_move m[2];
@@ -291,6 +306,12 @@ static void pimc_statuses(void) {
     game.sample = NULL;
     CHECK(mm_pimc_search(&game, NULL, &r, m, 2) == MM_ERR_GAME_NO_SAMPLE);
     game = coin_game(&g);
+    game.sample = wide_sample;
+    CHECK(mm_pimc_search(&game, NULL, &r, m, 2) == MM_ERR_GAME_BAD_SAMPLE);
+    game.sample = over_sample;
+    CHECK(mm_pimc_search(&game, NULL, &r, m, 2) == MM_ERR_GAME_BAD_SAMPLE);
+    CHECK(alive == 0);
+    game = coin_game(&g);
     game.players = 3;
     CHECK(mm_pimc_search(&game, NULL, &r, m, 2) == MM_ERR_NOT_TWO_PLAYERS);
     CHECK(memcmp(&r, &untouched, sizeof r) == 0);
@@ -303,7 +324,7 @@ static void pimc_statuses(void) {
 
 static void statuses(void) {
     int alive = 0;
-    coin g = {0.5, 0, 0, 0, &alive};
+    coin g = {0.5, 0, 0, 0, &alive, 0};
     mm_ismcts_result r = {0}, untouched = {0};
     mm_ismcts_options o;
     mm_ismcts_options_init(&o);
@@ -314,6 +335,15 @@ static void statuses(void) {
     CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_GAME_NO_SAMPLE);
     game.sample = no_sample;
     CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_GAME_NO_SAMPLE);
+    /* Samples that are not of the position: an error, not a move it does not have. */
+    game.sample = wide_sample;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_GAME_BAD_SAMPLE);
+    game.sample = over_sample;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_GAME_BAD_SAMPLE);
+    o.multi_observer = true;
+    CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_GAME_BAD_SAMPLE);
+    o.multi_observer = false;
+    CHECK(alive == 0);
     game = coin_game(&g);
     game.free_context = NULL;
     CHECK(mm_ismcts_search(&game, &o, &r) == MM_ERR_SAMPLE_WITHOUT_FREE);
