@@ -491,8 +491,10 @@ fn limits_stop_maxn_with_a_legal_move() {
 
 #[test]
 fn broken_player_contracts_are_errors() {
+    /// Take with `players()`, a mover at the third move, and final scores that break
+    /// `player_bounds`: 1 puts one below the least, 2 makes them sum past the most.
     #[derive(Clone)]
-    struct Bad(Take, usize, usize, bool);
+    struct Bad(Take, usize, usize, u8);
     impl Game for Bad {
         fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
             self.0.moves(out)
@@ -521,30 +523,51 @@ fn broken_player_contracts_are_errors() {
         }
         fn player_scores(&mut self, out: &mut [i32]) -> bool {
             let over = self.0.player_scores(out);
-            if over && self.3 {
-                out[0] = -1;
+            match (over, self.3) {
+                (true, 1) => out[0] = -1,
+                (true, 2) => out[1] += 100,
+                _ => {}
             }
             over
         }
         fn player_bounds(&mut self) -> Option<(i32, i32)> {
             self.0.player_bounds()
         }
+        fn null_move(&mut self) -> Option<Move> {
+            self.0.null_move()
+        }
+        fn hash(&mut self) -> Option<u64> {
+            self.0.hash()
+        }
     }
     let take = Take::new(&[2, 3], 3);
     let cases = [
-        (Bad(take.clone(), 9, 0, false), GameError::BadPlayer),
-        (Bad(take.clone(), 1, 0, false), GameError::BadPlayer),
-        (Bad(take.clone(), 3, 3, false), GameError::BadPlayer),
-        (Bad(take.clone(), 3, 0, true), GameError::ScoreOutsideBounds),
+        (Bad(take.clone(), 9, 0, 0), GameError::BadPlayer),
+        (Bad(take.clone(), 1, 0, 0), GameError::BadPlayer),
+        (Bad(take.clone(), 3, 3, 0), GameError::BadPlayer),
+        (Bad(take.clone(), 3, 0, 1), GameError::ScoreOutsideBounds),
+        (Bad(take.clone(), 3, 0, 2), GameError::ScoreOutsideBounds),
     ];
     for (game, error) in cases {
         let mut g = game.clone();
         assert_eq!(maxn::search(&mut g, &MaxnOptions::default()), Err(error));
         assert_eq!(g.0.movers.len(), 0);
-        if error == GameError::BadPlayer {
+        // Paranoid and best-reply, as max^n (issue 68: a lying sum passed them), on one
+        // thread and on two.
+        for threads in [1, 2] {
+            let opts = || Options {
+                threads,
+                ..Options::default()
+            };
             let r = Paranoid::new(game.clone())
-                .and_then(|mut v| search(&mut v, &mut Options::default()));
-            assert_eq!(r.map(|r| r.value), Err(error));
+                .and_then(|mut v| search_parallel(&mut v, &mut opts()));
+            assert_eq!(r.map(|r| r.value), Err(error), "paranoid, {threads} threads");
+            if game.2 == 3 {
+                continue; // (best-reply asks the mover when it passes)
+            }
+            let r = BestReply::new(game.clone())
+                .and_then(|mut v| search_parallel(&mut v, &mut opts()));
+            assert_eq!(r.map(|r| r.value), Err(error), "best-reply, {threads} threads");
         }
     }
 }

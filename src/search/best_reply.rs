@@ -41,6 +41,8 @@ impl<G: Game> BestReply<G> {
     /// The best-reply view of `game`, for the player to move now.
     /// [`GameError::BadPlayer`] if the game has not 3 to
     /// [`MAX_PLAYERS`](super::maxn::MAX_PLAYERS) players or its mover is out of range.
+    /// A vector of scores (final or evaluated) outside the game's `player_bounds` stops
+    /// the search with [`GameError::ScoreOutsideBounds`], as max^n does.
     pub fn new(mut game: G) -> Result<BestReply<G>, GameError> {
         let me = RootPlayer::of(&mut game)?;
         Ok(BestReply {
@@ -123,7 +125,7 @@ impl<G: Fork> Fork for BestReply<G> {
     fn fork(&self) -> Option<Self> {
         Some(BestReply {
             game: self.game.fork()?,
-            me: self.me,
+            me: self.me.clone(),
             replies: Vec::new(),
             played: Vec::new(),
             error: None,
@@ -219,10 +221,14 @@ impl<G: Game> Game for BestReply<G> {
     }
 
     fn bounds(&mut self) -> Option<(i32, i32)> {
-        self.me.bounds(&mut self.game)
+        self.me.bounds()
     }
 
     fn score_view(&mut self) -> ScoreView {
         ScoreView::Max
+    }
+
+    fn broken(&mut self) -> Option<GameError> {
+        self.me.broken()
     }
 }

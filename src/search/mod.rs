@@ -89,11 +89,12 @@ pub const MAX_PLIES: u32 = value::MAX_PLY;
 /// games give `Err`; limits and the stop flag give the last completed iteration's answer
 /// (or, if none completed, the first legal move).
 pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchResult, GameError> {
-    let mut result = if opts.method.is_chance() {
+    let result = if opts.method.is_chance() {
         chance::search(game, opts)
     } else {
         engine::search(game, opts)
-    }?;
+    };
+    let mut result = result.map_err(|e| named(game, e))?;
     if opts.threads != 1 {
         result.fewer_threads = Some(FewerThreads::NotParallel);
     }
@@ -138,7 +139,16 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
         return alone(game, opts, FewerThreads::NoHash);
     }
     match parallel::team_search(game, opts, plan, threads) {
-        Some(result) => result,
+        Some(result) => result.map_err(|e| named(game, e)),
         None => alone(game, opts, FewerThreads::NoTable),
+    }
+}
+
+/// A score refused as out of range, named by the game where it gave one on purpose to
+/// stop the search ([`Game::broken`]).
+fn named<G: Game>(game: &mut G, e: GameError) -> GameError {
+    match e {
+        GameError::ScoreOutOfRange => game.broken().unwrap_or(e),
+        e => e,
     }
 }

@@ -21,6 +21,8 @@ impl<G: Game> Paranoid<G> {
     /// The paranoid view of `game`, for the player to move now. [`GameError::BadPlayer`]
     /// if the game has not 3 to [`MAX_PLAYERS`](super::maxn::MAX_PLAYERS) players (a
     /// two-player game is searched as it is) or its mover is out of range.
+    /// A vector of scores (final or evaluated) outside the game's `player_bounds` stops
+    /// the search with [`GameError::ScoreOutsideBounds`], as max^n does.
     pub fn new(mut game: G) -> Result<Paranoid<G>, GameError> {
         let me = RootPlayer::of(&mut game)?;
         Ok(Paranoid { game, me })
@@ -47,7 +49,7 @@ impl<G: Fork> Fork for Paranoid<G> {
     fn fork(&self) -> Option<Self> {
         Some(Paranoid {
             game: self.game.fork()?,
-            me: self.me,
+            me: self.me.clone(),
         })
     }
 }
@@ -86,11 +88,15 @@ impl<G: Game> Game for Paranoid<G> {
     }
 
     fn bounds(&mut self) -> Option<(i32, i32)> {
-        self.me.bounds(&mut self.game)
+        self.me.bounds()
     }
 
     fn score_view(&mut self) -> ScoreView {
         ScoreView::Max
+    }
+
+    fn broken(&mut self) -> Option<GameError> {
+        self.me.broken()
     }
 
     fn is_chance(&mut self) -> bool {
