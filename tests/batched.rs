@@ -745,6 +745,14 @@ fn bad_indices_evaluations_and_options_are_errors_and_the_games_are_left_as_foun
             }),
             ..opts
         },
+        // One considered move: Sequential Halving would play the noise's pick.
+        BatchedOptions {
+            root: RootPolicy::Gumbel(Gumbel {
+                considered: 1,
+                ..Gumbel::default()
+            }),
+            ..opts
+        },
         BatchedOptions {
             root: RootPolicy::Gumbel(Gumbel {
                 c_scale: f64::INFINITY,
@@ -792,6 +800,115 @@ fn a_finished_game_has_no_move_and_a_full_tree_still_searches() {
     assert_eq!(r[0].simulations, 200);
     assert!(mcts.nodes(0) <= 30, "{}", mcts.nodes(0));
     assert!(r[0].best_move.is_some());
+}
+
+#[test]
+fn a_tree_too_small_for_the_root_is_an_error_and_a_huge_batch_is_no_allocation() {
+    // Tic-tac-toe's root has 9 moves: 9 nodes cannot hold it and its children, and the
+    // search once sent the root to the evaluator forever (issue 68).
+    let calls = std::cell::Cell::new(0);
+    let mut counting = |_: &[f32], values: &mut [f32], logits: &mut [f32]| {
+        calls.set(calls.get() + 1);
+        values.fill(0.0);
+        logits.fill(0.0);
+        Ok(())
+    };
+    for max_nodes in [1, 9] {
+        let opts = BatchedOptions {
+            simulations: 50,
+            max_nodes,
+            ..BatchedOptions::default()
+        };
+        for threads in [1, 2] {
+            let r = BatchedMcts::new().search_parallel(
+                &mut [TicTacToe::new(), TicTacToe::new()],
+                &mut counting,
+                &BatchedOptions { threads, ..opts },
+            );
+            assert_eq!(r.unwrap_err(), GameError::TreeTooSmall);
+        }
+    }
+    assert_eq!(calls.get(), 0);
+    let opts = BatchedOptions {
+        simulations: 50,
+        max_nodes: 10,
+        ..BatchedOptions::default()
+    };
+    let r = BatchedMcts::new()
+        .search(&mut [TicTacToe::new()], &mut counting, &opts)
+        .unwrap();
+    assert!(r[0].tree_full && r[0].best_move.is_some());
+    // A batch as large as can be named: its room is what the games can fill (two games
+    // of 8 leaves), so the search allocates nothing of that size.
+    for threads in [1, 2] {
+        let opts = BatchedOptions {
+            simulations: 50,
+            batch_size: usize::MAX,
+            threads,
+            ..BatchedOptions::default()
+        };
+        let r = BatchedMcts::new()
+            .search_parallel(
+                &mut [TicTacToe::new(), TicTacToe::new()],
+                &mut counting,
+                &opts,
+            )
+            .unwrap();
+        assert!(r.iter().all(|r| r.best_move.is_some()));
+    }
+}
+
+#[test]
+fn without_max_to_move_the_root_side_is_max_at_root() {
+    // A game that does not say whose turn it is alternates from `max_at_root`: with O
+    // (MIN) to move and a win at once for it, the search must be told, and then wins.
+    #[derive(Clone)]
+    struct Silent(TicTacToe);
+    impl Game for Silent {
+        fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
+            self.0.moves(out)
+        }
+        fn play(&mut self, mv: Move) {
+            self.0.play(mv)
+        }
+        fn undo(&mut self, mv: Move) {
+            self.0.undo(mv)
+        }
+        fn outcome(&mut self) -> Option<i32> {
+            self.0.outcome()
+        }
+        fn evaluate(&mut self) -> i32 {
+            0
+        }
+    }
+    impl Encode for Silent {
+        fn observation_size(&self) -> usize {
+            18
+        }
+        fn action_count(&self) -> usize {
+            9
+        }
+        fn observe(&mut self, out: &mut [f32]) {
+            self.0.observe(out)
+        }
+        fn action_index(&mut self, mv: Move) -> usize {
+            mv as usize
+        }
+    }
+    // X: 0, 1, 8; O: 3, 4, and O to move wins at 5.
+    let mut g = TicTacToe::new();
+    for m in [0, 3, 1, 4, 8] {
+        g.play(m);
+    }
+    let opts = BatchedOptions {
+        simulations: 64,
+        max_at_root: false,
+        ..BatchedOptions::default()
+    };
+    let r = BatchedMcts::new()
+        .search(&mut [Silent(g)], &mut know_nothing, &opts)
+        .unwrap();
+    assert_eq!((r[0].best_move, r[0].proven), (Some(5), Some(1.0)));
 }
 
 #[test]

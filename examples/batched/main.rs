@@ -4,8 +4,9 @@
 //! second (the positions the evaluator was sent) and the simulations a second, for PUCT
 //! and for Gumbel; target at least 1,000,000 leaves a second. Then the same search on two
 //! threads against one, beside what this machine gives two searches run at once on two
-//! threads of their own (its own two-core factor, the ceiling for the first). The last
-//! line is a machine-readable SUMMARY. `make batched-bench` runs it.
+//! threads of their own (its own two-core factor, the ceiling for the first). Then what
+//! `decisive` costs a simulation. The last line is a machine-readable SUMMARY. `make
+//! batched-bench` runs it.
 
 use std::time::Instant;
 
@@ -32,6 +33,7 @@ fn self_play(
     root: RootPolicy,
     seconds: f64,
     threads: usize,
+    decisive: bool,
 ) -> (u64, u64, u64, f64) {
     let mut mcts = BatchedMcts::new();
     let start = Instant::now();
@@ -47,6 +49,7 @@ fn self_play(
             temperature: 1.0,
             seed: round,
             threads,
+            decisive,
             ..BatchedOptions::default()
         };
         round += 1;
@@ -102,7 +105,7 @@ fn main() {
     let mut runs: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new(); configs.len()];
     for _ in 0..rounds {
         for (k, &(_, root, simulations)) in configs.iter().enumerate() {
-            let (leaves, sims, calls, secs) = self_play(64, simulations, root, slice, 1);
+            let (leaves, sims, calls, secs) = self_play(64, simulations, root, slice, 1, false);
             runs[k].push((
                 leaves as f64 / secs,
                 sims as f64 / secs,
@@ -127,7 +130,34 @@ fn main() {
         worst / 1e6
     );
     threads(slice, rounds);
+    decisive(slice, rounds);
     println!("SUMMARY batched_leaves_per_s={worst:.0}");
+}
+
+/// The cost of `decisive` (each move of a leaf played to find a win at once before the
+/// leaf is sent): PUCT at 64 simulations with it and without, in turn over `rounds`;
+/// prints the medians of the time a simulation takes and their difference.
+fn decisive(slice: f64, rounds: usize) {
+    let puct = RootPolicy::Puct {
+        noise: Some((1.0, 0.25)),
+    };
+    let per_sim = |decisive| {
+        let (_, sims, _, secs) = self_play(64, 64, puct, slice, 1, decisive);
+        secs / sims as f64 * 1e9
+    };
+    let (mut off, mut on) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        off.push(per_sim(false));
+        on.push(per_sim(true));
+    }
+    off.sort_by(f64::total_cmp);
+    on.sort_by(f64::total_cmp);
+    let (off, on) = (off[rounds / 2], on[rounds / 2]);
+    println!(
+        "PUCT     64 simulations a move with decisive: {on:.0} ns a simulation against {off:.0} ns without ({:.0} ns more, {:.2}x)",
+        on - off,
+        on / off
+    );
 }
 
 /// PUCT at 256 simulations on two threads against one, and two one-thread searches at
@@ -137,7 +167,7 @@ fn threads(slice: f64, rounds: usize) {
         noise: Some((1.0, 0.25)),
     };
     let rate = |threads| {
-        let (leaves, _, _, secs) = self_play(64, 256, puct, slice, threads);
+        let (leaves, _, _, secs) = self_play(64, 256, puct, slice, threads, false);
         leaves as f64 / secs
     };
     let (mut two, mut pair) = (Vec::new(), Vec::new());

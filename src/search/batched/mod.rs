@@ -183,6 +183,15 @@ impl Default for BatchedOptions {
 }
 
 impl BatchedOptions {
+    /// The most leaves one evaluator call can hold for `games` games: `batch_size`, or
+    /// fewer where every game's `leaves_per_tree` fit in fewer (a batch is allocated at
+    /// this size, not at `batch_size`).
+    pub fn batch_room(&self, games: usize) -> usize {
+        self.batch_size
+            .min(games.saturating_mul(self.leaves_per_tree))
+            .max(1)
+    }
+
     /// [`GameError::BadBatchOptions`] if an option is out of its range (as
     /// [`BatchedMcts::search`] checks them).
     pub fn check(&self) -> Result<(), GameError> {
@@ -201,7 +210,7 @@ impl BatchedOptions {
                     noise: Some((alpha, fraction)),
                 } => positive(alpha) && (0.0..=1.0).contains(&fraction),
                 RootPolicy::Gumbel(g) => {
-                    g.considered > 0 && positive(g.c_visit) && positive(g.c_scale)
+                    g.considered >= 2 && positive(g.c_visit) && positive(g.c_scale)
                 }
             };
         if ok {
@@ -357,6 +366,21 @@ impl BatchedMcts {
         if let Some(tree) = self.trees.get_mut(game) {
             tree.advance(mv);
         }
+    }
+
+    /// Games the object holds a tree for: those of the last search.
+    pub fn games(&self) -> usize {
+        self.trees.len()
+    }
+
+    /// Whether the root of game `game`'s tree has a child for `mv` (false for a game the
+    /// object does not hold, or a root not expanded): what [`BatchedMcts::advance`] keeps.
+    pub fn holds(&self, game: usize, mv: Move) -> bool {
+        self.trees.get(game).is_some_and(|t| {
+            t.nodes
+                .first()
+                .is_some_and(|r| r.kids().any(|c| t.nodes[c as usize].mv == mv))
+        })
     }
 
     /// Forgets every tree.

@@ -137,14 +137,15 @@ pub(super) fn run<G: Encode + Send, E: Evaluator + ?Sized>(
     threads: usize,
 ) -> Result<Outcome, GameError> {
     let n = games.len();
-    let parts = threads.min(n).min(opts.batch_size);
+    let room = opts.batch_room(n);
+    let parts = threads.min(n).min(room);
     if parts <= 1 {
         let (results, calls, positions) = super::search::run(trees, games, evaluator, opts)?;
         return Ok((results, calls, positions, 1, None));
     }
     let (obs_size, actions) = shape(games)?;
     // Share j holds games [n * j / parts, n * (j + 1) / parts) and its part of the batch.
-    let caps = batch_parts(opts.batch_size, n, parts)?;
+    let caps = batch_parts(room, n, parts)?;
     let mut shares = Vec::new();
     shares
         .try_reserve_exact(parts)
@@ -164,7 +165,7 @@ pub(super) fn run<G: Encode + Send, E: Evaluator + ?Sized>(
             opts,
         )?));
     }
-    let mut merged = Merged::new(opts.batch_size, obs_size, actions)?;
+    let mut merged = Merged::new(room, obs_size, actions)?;
     let control = Control {
         round: Mutex::new(Round::default()),
         started: Condvar::new(),

@@ -30,7 +30,8 @@ impl Default for Puct {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gumbel {
     /// Root moves considered (the m of Sequential Halving): the best by Gumbel noise plus
-    /// logit.
+    /// logit. At least 2 ([`GameError::BadBatchOptions`](crate::search::GameError)
+    /// else): with one, the search would play the noise's pick whatever it found.
     pub considered: u32,
     /// `sigma(q) = (c_visit + max visits) * c_scale * q`: c_visit (50).
     pub c_visit: f64,

@@ -297,7 +297,8 @@ pub(crate) fn run<G: Encode, E: Evaluator + ?Sized>(
         return Ok((Vec::new(), 0, 0));
     }
     let shape = shape(games)?;
-    let mut share = Share::new(trees, games, 0, shape, opts.batch_size, opts)?;
+    let cap = opts.batch_room(games.len());
+    let mut share = Share::new(trees, games, 0, shape, cap, opts)?;
     let (mut calls, mut positions) = (0u64, 0u64);
     loop {
         share.step(opts)?;
@@ -356,6 +357,11 @@ fn find_root<G: Game>(
         keep = tree.nodes[0]
             .kids()
             .all(|c| moves.contains(&tree.nodes[c as usize].mv));
+    }
+    // A kept root without children holds nothing of the old tree: made afresh, so that
+    // the old tree's nodes leave room for its children.
+    if keep && tree.nodes[0].children == 0 && tree.nodes.len() > 1 {
+        keep = false;
     }
     if keep {
         tree.root_hash = hash;
@@ -555,6 +561,11 @@ fn leaf<G: Encode>(
     game.moves(moves)?;
     if moves.is_empty() {
         return Err(GameError::NoMovesNotOver);
+    }
+    // A root the tree has no room to expand would be sent to the evaluator again and
+    // again, the search never moving on.
+    if node == 0 && moves.len() >= opts.max_nodes {
+        return Err(GameError::TreeTooSmall);
     }
     if opts.decisive && node != 0 && wins_at_once(game, moves, max, st.side_view)? {
         let n = &mut tree.nodes[node as usize];
