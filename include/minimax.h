@@ -373,6 +373,17 @@ typedef enum mm_status {
    * The text given to `mm_probcut_parse` is not a fit as `mm_probcut_print` writes one.
    */
   MM_ERR_PARSE_PROBCUT = 69,
+  /**
+   * A hidden-information search was given a sample (by the game's `sample`) that is
+   * not of the position: other legal moves at the root, or over where the position is
+   * not.
+   */
+  MM_ERR_GAME_BAD_SAMPLE = 70,
+  /**
+   * Batched MCTS: `max_nodes` cannot hold a root and its children (it needs at least
+   * 1 + the root's moves).
+   */
+  MM_ERR_BATCH_TREE_TOO_SMALL = 71,
 } mm_status;
 
 /**
@@ -451,7 +462,8 @@ typedef struct mm_batched_options {
    */
   double noise_fraction;
   /**
-   * Gumbel: root moves considered (default 16), c_visit (50) and c_scale (0.1).
+   * Gumbel: root moves considered (default 16, at least 2), c_visit (50) and c_scale
+   * (0.1).
    */
   uint32_t considered;
   /**
@@ -2344,8 +2356,10 @@ enum mm_status mm_ismcts_options_init_sized(struct mm_ismcts_options *options, s
  * move: each iteration plays on a sample from the game's `sample` callback, which
  * `free_context` frees after. `options` may be NULL for the defaults. On `MM_OK` fills
  * `*out`; limits and the stop flag end it with `MM_OK` and the best move so far. A game
- * without `sample`, or whose `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; `sample`
- * without `free_context` `MM_ERR_SAMPLE_WITHOUT_FREE`; a chance step at the root
+ * without `sample`, or whose `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; a sample
+ * with other legal moves at the root than the position's, or over where it is not,
+ * `MM_ERR_GAME_BAD_SAMPLE`; `sample` without `free_context`
+ * `MM_ERR_SAMPLE_WITHOUT_FREE`; a chance step at the root
  * `MM_ERR_CHANCE_ROOT`; bad options `MM_ERR_UNKNOWN_REWARD`, `MM_ERR_BAD_EXPLORATION` or
  * `MM_ERR_BAD_OPTIONS` (`max_moves` 0, or neither iterations nor a time limit); other
  * broken contracts `MM_ERR_GAME_*`, and `*out` is untouched. The game's own context is
@@ -2512,7 +2526,9 @@ enum mm_status mm_pimc_options_init_sized(struct mm_pimc_options *options, size_
  * with `options->search`, the move chosen by `combine`. `options` may be NULL for the
  * defaults. On `MM_OK` fills `*out` and the first `moves_cap` root moves into `moves`
  * (NULL when `moves_cap` is 0), in the game's order. A game without `sample`, or whose
- * `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; `sample` without `free_context`
+ * `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; a sample with other legal moves at
+ * the root than the position's, or over where it is not, `MM_ERR_GAME_BAD_SAMPLE`;
+ * `sample` without `free_context`
  * `MM_ERR_SAMPLE_WITHOUT_FREE`; more than two players `MM_ERR_NOT_TWO_PLAYERS`; bad
  * options `MM_ERR_BAD_OPTIONS` (0 samples, an unknown `combine`, a search's threads or
  * table) or `MM_ERR_TOO_MANY_THREADS`; other broken contracts `MM_ERR_GAME_*`, and

@@ -117,7 +117,8 @@ pub struct mm_batched_options {
     pub noise_alpha: f64,
     /// See `noise_alpha`.
     pub noise_fraction: f64,
-    /// Gumbel: root moves considered (default 16), c_visit (50) and c_scale (0.1).
+    /// Gumbel: root moves considered (default 16, at least 2), c_visit (50) and c_scale
+    /// (0.1).
     pub considered: u32,
     /// See `considered`.
     pub c_visit: f64,

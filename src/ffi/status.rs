@@ -184,12 +184,19 @@ pub enum mm_status {
     MM_ERR_PROBCUT_BAD_CONFIDENCE = 68,
     /// The text given to `mm_probcut_parse` is not a fit as `mm_probcut_print` writes one.
     MM_ERR_PARSE_PROBCUT = 69,
+    /// A hidden-information search was given a sample (by the game's `sample`) that is
+    /// not of the position: other legal moves at the root, or over where the position is
+    /// not.
+    MM_ERR_GAME_BAD_SAMPLE = 70,
+    /// Batched MCTS: `max_nodes` cannot hold a root and its children (it needs at least
+    /// 1 + the root's moves).
+    MM_ERR_BATCH_TREE_TOO_SMALL = 71,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 70] = [
+const ALL: [mm_status; 72] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -260,6 +267,8 @@ const ALL: [mm_status; 70] = [
     MM_ERR_PROBCUT_DUPLICATE_PAIR,
     MM_ERR_PROBCUT_BAD_CONFIDENCE,
     MM_ERR_PARSE_PROBCUT,
+    MM_ERR_GAME_BAD_SAMPLE,
+    MM_ERR_BATCH_TREE_TOO_SMALL,
 ];
 
 impl mm_status {
@@ -350,7 +359,7 @@ impl mm_status {
             }
             MM_ERR_EVALUATOR_FAILED => c"the evaluator returned a failure",
             MM_ERR_BAD_BATCH_OPTIONS => {
-                c"a batched MCTS option is out of range: a count of 0, a bad noise or Gumbel setting, or a game count that is not the forest's"
+                c"a batched MCTS option is out of range: a count of 0, Gumbel's considered below 2, a bad noise or Gumbel setting, or a game count that is not the forest's"
             }
             MM_ERR_GAME_BAD_PLAYER => {
                 c"the game gave a player count outside 2 to 8, or a player to move outside its players"
@@ -373,6 +382,12 @@ impl mm_status {
             }
             MM_ERR_PARSE_PROBCUT => {
                 c"the text is not a ProbCut fit as mm_probcut_print writes one"
+            }
+            MM_ERR_GAME_BAD_SAMPLE => {
+                c"the game's sample is not of the position: its moves at the root differ, or it is over where the position is not"
+            }
+            MM_ERR_BATCH_TREE_TOO_SMALL => {
+                c"batched MCTS's max_nodes cannot hold a root and its children (it needs at least 1 + the root's moves)"
             }
             MM_ERR_SAMPLE_WITHOUT_FREE => {
                 c"the game sets sample without free_context, which frees the samples it makes"
@@ -451,6 +466,8 @@ impl From<GameError> for mm_status {
             GameError::BadPlayer => MM_ERR_GAME_BAD_PLAYER,
             GameError::NoPass => MM_ERR_GAME_NO_PASS,
             GameError::NoSample => MM_ERR_GAME_NO_SAMPLE,
+            GameError::BadSample => MM_ERR_GAME_BAD_SAMPLE,
+            GameError::TreeTooSmall => MM_ERR_BATCH_TREE_TOO_SMALL,
             GameError::OutOfMemory => MM_ERR_OUT_OF_MEMORY,
         }
     }
@@ -559,6 +576,8 @@ mod tests {
             (MM_ERR_PROBCUT_DUPLICATE_PAIR, 67),
             (MM_ERR_PROBCUT_BAD_CONFIDENCE, 68),
             (MM_ERR_PARSE_PROBCUT, 69),
+            (MM_ERR_GAME_BAD_SAMPLE, 70),
+            (MM_ERR_BATCH_TREE_TOO_SMALL, 71),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

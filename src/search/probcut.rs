@@ -284,6 +284,7 @@ impl ProbCut {
         for (line, text) in lines {
             let words: Vec<&str> = text.split_whitespace().collect();
             match words.as_slice() {
+                ["t", _] if have_t => return Err(err(line, "a second `t` line")),
                 ["t", t] => {
                     let t = t.parse().map_err(|_| err(line, "t is not a number"))?;
                     fit.set_t(t)
@@ -323,6 +324,19 @@ impl ProbCut {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fit_has_one_t() {
+        let text = format!("{HEADER}\nt 1.0\nt 2.0\n");
+        assert_eq!(
+            ProbCut::from_text(&text).err(),
+            Some(ProbCutError::Parse {
+                line: 3,
+                reason: "a second `t` line"
+            })
+        );
+        assert!(ProbCut::from_text(&format!("{HEADER}\nt 2.0\n")).is_ok());
+    }
 
     fn pair(deep: u32, shallow: u32) -> ProbCutPair {
         ProbCutPair {
