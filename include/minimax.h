@@ -497,7 +497,8 @@ typedef struct mm_batched_options {
   bool max_at_root;
   /**
    * Check each leaf's moves for one that wins at once before the leaf is sent
-   * (default false).
+   * (default true: without it PUCT and Gumbel can play a move lost at once; false
+   * saves its cost, docs/batched.md).
    */
   bool decisive;
   /**

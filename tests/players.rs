@@ -559,15 +559,23 @@ fn broken_player_contracts_are_errors() {
                 threads,
                 ..Options::default()
             };
-            let r = Paranoid::new(game.clone())
-                .and_then(|mut v| search_parallel(&mut v, &mut opts()));
-            assert_eq!(r.map(|r| r.value), Err(error), "paranoid, {threads} threads");
+            let r =
+                Paranoid::new(game.clone()).and_then(|mut v| search_parallel(&mut v, &mut opts()));
+            assert_eq!(
+                r.map(|r| r.value),
+                Err(error),
+                "paranoid, {threads} threads"
+            );
             if game.2 == 3 {
                 continue; // (best-reply asks the mover when it passes)
             }
-            let r = BestReply::new(game.clone())
-                .and_then(|mut v| search_parallel(&mut v, &mut opts()));
-            assert_eq!(r.map(|r| r.value), Err(error), "best-reply, {threads} threads");
+            let r =
+                BestReply::new(game.clone()).and_then(|mut v| search_parallel(&mut v, &mut opts()));
+            assert_eq!(
+                r.map(|r| r.value),
+                Err(error),
+                "best-reply, {threads} threads"
+            );
         }
     }
 }

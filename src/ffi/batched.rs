@@ -136,7 +136,8 @@ pub struct mm_batched_options {
     /// Whether MAX moves at the root, for games without `max_to_move` (default true).
     pub max_at_root: bool,
     /// Check each leaf's moves for one that wins at once before the leaf is sent
-    /// (default false).
+    /// (default true: without it PUCT and Gumbel can play a move lost at once; false
+    /// saves its cost, docs/batched.md).
     pub decisive: bool,
     /// Threads to search with (default 1). 0 is one per available core; more than
     /// `MM_MAX_THREADS` gets `MM_ERR_TOO_MANY_THREADS`. The games are shared among the

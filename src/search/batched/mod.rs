@@ -80,6 +80,21 @@ pub trait Encode: Game {
     /// `action_count` and different for each legal move ([`GameError::BadActionIndex`]
     /// else).
     fn action_index(&mut self, mv: Move) -> usize;
+    /// The indices of `moves` (the position's legal moves, as `moves` listed them), in
+    /// their order, added to `out`: by default [`Encode::action_index`] for each. A game
+    /// whose calls cost much (a Python game's) answers in one.
+    fn action_indices(&mut self, moves: &[Move], out: &mut Vec<usize>) {
+        for &mv in moves {
+            out.push(self.action_index(mv));
+        }
+    }
+    /// Whether the side to move has one of `moves` that wins at once, if the game knows
+    /// it cheaper than playing each ([`BatchedOptions::decisive`]); `None` (the default):
+    /// each is played, its `outcome` asked and taken back.
+    fn wins_at_once(&mut self, moves: &[Move]) -> Option<bool> {
+        let _ = moves;
+        None
+    }
 }
 
 /// What evaluates the positions: given a batch of encodings (`observations`, one after
@@ -153,7 +168,8 @@ pub struct BatchedOptions {
     /// evaluator, each of its moves is played to see whether it wins at once; if one does,
     /// the leaf is proven won and never sent. It costs a `play`, `outcome` and `undo` a
     /// move at each leaf, and finds the losses that come a move later, which averaged
-    /// values see late.
+    /// values see late. On by default: without it PUCT and Gumbel can play a move lost at
+    /// once where another holds (docs/batched.md has the counts and the cost).
     pub decisive: bool,
     /// The seed of the noise and the temperature's draws, at the start of each search
     /// (each game draws from its own stream, from this seed and its place).
@@ -175,7 +191,7 @@ impl Default for BatchedOptions {
             temperature: 0.0,
             max_nodes: 1 << 20,
             max_at_root: true,
-            decisive: false,
+            decisive: true,
             seed: 0x5EED,
             threads: 1,
         }

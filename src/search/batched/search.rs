@@ -76,6 +76,8 @@ struct Scratch {
     q: Vec<f64>,
     policy: Vec<f64>,
     scratch_moves: Vec<Move>,
+    /// The action indices of a leaf's moves.
+    indices: Vec<usize>,
     seen_action: Vec<u32>,
     stamp: u32,
 }
@@ -567,7 +569,7 @@ fn leaf<G: Encode>(
     if node == 0 && moves.len() >= opts.max_nodes {
         return Err(GameError::TreeTooSmall);
     }
-    if opts.decisive && node != 0 && wins_at_once(game, moves, max, st.side_view)? {
+    if opts.decisive && node != 0 && decided(game, moves, max, st.side_view)? {
         let n = &mut tree.nodes[node as usize];
         (n.proof, n.lo) = (Some(1), 1);
         return Ok(Descent::Backed);
@@ -578,8 +580,14 @@ fn leaf<G: Encode>(
         scratch.seen_action.fill(0);
         scratch.stamp = 1;
     }
-    for &mv in moves.iter() {
-        let a = game.action_index(mv);
+    let indices = &mut scratch.indices;
+    indices.clear();
+    reserve(indices, moves.len())?;
+    game.action_indices(moves, indices);
+    if indices.len() != moves.len() {
+        return Err(GameError::BadActionIndex);
+    }
+    for (&mv, &a) in moves.iter().zip(indices.iter()) {
         if a >= batch.actions || scratch.seen_action[a] == scratch.stamp {
             return Err(GameError::BadActionIndex);
         }
@@ -603,6 +611,20 @@ fn leaf<G: Encode>(
     });
     tree.nodes[node as usize].state = State::Waiting;
     Ok(Descent::Leaf)
+}
+
+/// Whether the side to move wins at once: the game's answer where it has one
+/// ([`Encode::wins_at_once`]), else each move played.
+fn decided<G: Encode>(
+    game: &mut G,
+    moves: &[Move],
+    max: bool,
+    side_view: bool,
+) -> Result<bool, GameError> {
+    match game.wins_at_once(moves) {
+        Some(wins) => Ok(wins),
+        None => wins_at_once(game, moves, max, side_view),
+    }
 }
 
 /// Whether one of `moves` (the moves of a position whose side to move is MAX if `max`)
