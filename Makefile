@@ -9,9 +9,11 @@
 #   make python-bench  the Python package's figures against easyAI, OpenSpiel, the Rust example
 #   make newcomer-bench  a newcomer's Python games: easyAI's time against the package's defaults
 #   make batched-bench  batched MCTS's own cost: Connect Four leaves a second, constant evaluator
+#   make python-batched-bench  a Python game's batched MCTS: per-move against batch protocol
 #   make mctx-bench    batched MCTS from Python against mctx and OpenSpiel, one network (jax)
 #   make players-bench n-player MCTS against OpenSpiel's MCTSBot (after python-test)
 #   make players-match round robins of the n-player searches (PLAYERS_GAME, MATCH_MS)
+#   make hidden-bench  ISMCTS against OpenSpiel's ISMCTSBot on Oh Hell and Hearts (an hour)
 #   make samples       rerun every dated sample of the docs and compare it (hours; by hand)
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
 #                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
@@ -42,7 +44,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench mctx-bench players-bench hidden-bench players-match samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench python-batched-bench mctx-bench players-bench hidden-bench players-match samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -159,14 +161,15 @@ test:
 
 # The Python package (python/, issue 42): its wheel built by maturin, installed into a
 # fresh virtual environment under build/, and its tests run there by pytest (from the
-# top folder, so that the installed package is the one imported), OpenSpiel's and Ray's
-# with their packages (the library itself is for the test of a C game by address).
+# top folder, so that the installed package is the one imported), OpenSpiel's, Ray's and
+# easyAI's with their packages (the library itself is for the test of a C game by address;
+# easyAI for a game written for it).
 PYTHON ?= python3
 PYENV = $(BUILD)/pyenv
 python-test: lib
 	rm -rf $(PYENV) $(BUILD)/wheels
 	$(PYTHON) -m venv $(PYENV)
-	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy open_spiel ray
+	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy open_spiel ray easyAI
 	cd python && $(CURDIR)/$(PYENV)/bin/maturin build --release --quiet \
 	  --interpreter $(CURDIR)/$(PYENV)/bin/python --out $(CURDIR)/$(BUILD)/wheels
 	$(PYENV)/bin/pip install --quiet $(BUILD)/wheels/libminimax-*.whl
@@ -215,6 +218,11 @@ players-match:
 batched-bench:
 	$(CARGO) build --release --example batched
 	$(CURDIR)/target/release/examples/batched 20
+
+# A Python Gomoku's batched MCTS, the per-move protocol against the batch-friendly one
+# (issue 68; after python-test, whose environment it uses; docs/batched.md has the last).
+python-batched-bench:
+	$(PYENV)/bin/python benches/python_batched_bench.py
 
 # Batched MCTS from Python against mctx (pgx's Connect Four) and OpenSpiel's MCTSBot with
 # one jitted network (issue 50's speed targets), in build/mlenv (jax, mctx, pgx,

@@ -20,7 +20,9 @@ use minimax::search::batched::{
     Puct, RootPolicy,
 };
 use minimax::search::{Game, GameError, Move, ScoreView};
-use pyo3::exceptions::{PyImportError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyImportError, PyIndexError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PySlice, PyTuple};
 
@@ -50,18 +52,40 @@ fn array<'py>(
     shape: &[usize],
 ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyAny>)> {
     let py = numpy.py();
-    let bytes = floats
-        .checked_mul(4)
-        .ok_or_else(|| PyValueError::new_err("the batch's arrays would not fit in memory"))?;
+    let too_big = || {
+        PyMemoryError::new_err(format!(
+            "the evaluator's arrays of shape {shape:?} could not be had: lower batch_size, \
+             or search fewer games at once"
+        ))
+    };
+    let bytes = floats.checked_mul(4).ok_or_else(too_big)?;
     let buffer = PyByteArray::new_with(py, bytes, |b| {
         b.fill(0);
         Ok(())
+    })
+    .map_err(|e| {
+        if e.is_instance_of::<PyMemoryError>(py) {
+            too_big()
+        } else {
+            e
+        }
     })?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", numpy.getattr("float32")?)?;
     let flat = numpy.call_method("frombuffer", (&buffer,), Some(&kwargs))?;
     let shaped = flat.call_method1("reshape", (PyTuple::new(py, shape)?,))?;
     Ok((buffer, shaped))
+}
+
+/// A numpy shape as Python writes it: `(3,)`, `(3, 7)`, `()`.
+fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [one] => format!("({one},)"),
+        _ => {
+            let parts: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            format!("({})", parts.join(", "))
+        }
+    }
 }
 
 /// The Python evaluator, seen as the library's.
@@ -88,9 +112,9 @@ impl PyEvaluator {
                 "BatchedMcts hands its evaluator numpy arrays: pip install numpy",
             )
         })?;
-        let obs = array(&numpy, cap * size, &[cap, size])?;
+        let obs = array(&numpy, cap.saturating_mul(size), &[cap, size])?;
         let values = array(&numpy, cap, &[cap])?;
-        let logits = array(&numpy, cap * actions, &[cap, actions])?;
+        let logits = array(&numpy, cap.saturating_mul(actions), &[cap, actions])?;
         let own = |(b, a): (Bound<'_, PyByteArray>, Bound<'_, PyAny>)| (b.unbind(), a.unbind());
         Ok(PyEvaluator {
             call: call.clone().unbind(),
@@ -124,8 +148,27 @@ impl PyEvaluator {
         let numpy = self.numpy.bind(py);
         let kwargs = PyDict::new(py);
         kwargs.set_item("casting", "same_kind")?;
+        let v = numpy.call_method1("asarray", (v,))?;
+        let l = numpy.call_method1("asarray", (l,))?;
+        let v_shape: Vec<usize> = v.getattr("shape")?.extract()?;
+        let l_shape: Vec<usize> = l.getattr("shape")?.extract()?;
+        if v_shape != [k] && v_shape != [k, 1] {
+            return Err(PyValueError::new_err(format!(
+                "the evaluator returned values of shape {}: expected ({k},) or ({k}, 1), one \
+                 value a position of the batch of {k}",
+                shape_text(&v_shape)
+            )));
+        }
+        if l_shape != [k, self.actions] {
+            return Err(PyValueError::new_err(format!(
+                "the evaluator returned logits of shape {}: expected ({k}, {}), the batch of \
+                 {k} positions by action_count = {}",
+                shape_text(&l_shape),
+                self.actions,
+                self.actions
+            )));
+        }
         let v = numpy.call_method1("reshape", (v, (k,)))?;
-        let l = numpy.call_method1("reshape", (l, (k, self.actions)))?;
         let values_out = self.values.1.bind(py).get_item(&rows)?;
         let logits_out = self.logits.1.bind(py).get_item(&rows)?;
         numpy.call_method("copyto", (values_out, v), Some(&kwargs))?;
@@ -259,15 +302,67 @@ fn result(
 }
 
 impl BatchedMcts {
+    /// [`BatchedMcts::search`] once the object is borrowed.
+    fn search_all(
+        &mut self,
+        py: Python<'_>,
+        games: &Bound<'_, PyAny>,
+        evaluator: &Bound<'_, PyAny>,
+        simulations: Option<u32>,
+        temperature: Option<f64>,
+        seed: Option<u64>,
+    ) -> PyResult<Vec<BatchedResult>> {
+        let opts = BatchedOptions {
+            simulations: simulations.unwrap_or(self.opts.simulations),
+            temperature: temperature.unwrap_or(self.opts.temperature),
+            seed: seed.unwrap_or(self.opts.seed),
+            ..self.opts
+        };
+        opts.check().map_err(from_status)?;
+        if !evaluator.is_callable() {
+            return Err(PyTypeError::new_err(
+                "evaluator must be callable: observations -> (values, logits)",
+            ));
+        }
+        let first = games.try_iter()?.next().transpose()?;
+        let Some(first) = first else {
+            return Ok(Vec::new());
+        };
+        if first.cast::<games::Native>().is_err() {
+            return self.search_python(py, games, evaluator, opts);
+        }
+        let mut copies = games::encoded(games)?;
+        let shape = (copies[0].observation_size(), copies[0].action_count());
+        let cap = opts.batch_room(copies.len());
+        let mut adapter = PyEvaluator::new(py, evaluator, cap, shape)?;
+        let core = &mut self.core;
+        let outcome = py.detach(|| core.search_parallel(&mut copies, &mut adapter, &opts));
+        if let Some(e) = adapter.error.take() {
+            return Err(e);
+        }
+        let numpy = adapter.numpy.bind(py);
+        let ints = MoveMap::default();
+        outcome
+            .map_err(from_status)?
+            .into_iter()
+            .map(|r| result(py, numpy, &ints, r))
+            .collect()
+    }
+
     /// [`BatchedMcts::search`] of Python games, the GIL held throughout.
     fn search_python(
         &mut self,
         py: Python<'_>,
         games: &Bound<'_, PyAny>,
         evaluator: &Bound<'_, PyAny>,
-        opts: &BatchedOptions,
+        mut opts: BatchedOptions,
     ) -> PyResult<Vec<BatchedResult>> {
         let objects: Vec<Bound<'_, PyAny>> = games.try_iter()?.collect::<PyResult<_>>()?;
+        let numpy = py.import("numpy").map_err(|_| {
+            PyImportError::new_err(
+                "BatchedMcts hands its evaluator numpy arrays: pip install numpy",
+            )
+        })?;
         if self.maps.len() < objects.len() {
             self.maps.resize_with(objects.len(), MoveMap::default);
         }
@@ -286,25 +381,53 @@ impl BatchedMcts {
             let observation = encoding("observation")?;
             let action_index = encoding("action_index")?;
             let actions: usize = encoding("action_count")?.extract()?;
-            let size = observation.call0()?.len()?;
-            if *shape.get_or_insert((size, actions)) != (size, actions) {
-                return Err(PyValueError::new_err(format!(
-                    "games[{i}] has {size} floats and {actions} actions where games[0] has {:?}",
-                    shape
+            // Whose turn it is at the root decides whose values the evaluator gives:
+            // guessed, half the roots would be searched for the wrong side.
+            if optional(obj, "max_to_move")?.is_none() {
+                return Err(PyTypeError::new_err(format!(
+                    "games[{i}] has no max_to_move(): batched MCTS needs to know whose turn \
+                     it is at each game's root (True when the first player, whose view \
+                     outcome() takes, is to move)"
                 )));
             }
+            let size = observation.call0()?.len()?;
+            if *shape.get_or_insert((size, actions)) != (size, actions) {
+                let (size0, actions0) = shape.unwrap_or_default();
+                return Err(PyValueError::new_err(format!(
+                    "games[{i}] has observations of {size} floats and action_count {actions}, \
+                     where games[0] has {size0} and {actions0}: one search takes games of one \
+                     shape"
+                )));
+            }
+            let observe = match optional(obj, "observe")? {
+                Some(f) => {
+                    let (bytes, row) = array(&numpy, size, &[size])?;
+                    Some((f, bytes, row))
+                }
+                None => None,
+            };
             let game = PyGame::new(obj, ScoreView::Max, map, &stop, false)?;
             wrapped.push(PyEncoded {
+                observe,
+                action_indices: optional(obj, "action_indices")?,
+                wins_at_once: optional(obj, "wins_at_once")?,
                 game,
                 observation,
                 action_index,
                 size,
                 actions,
+                index: i,
             });
         }
         let (size, actions) = shape.unwrap_or((0, 0));
-        let mut adapter = PyEvaluator::new(py, evaluator, opts.batch_size, (size, actions))?;
-        let outcome = self.core.search(&mut wrapped, &mut adapter, opts);
+        // Decisive moves played from Python cost a game of many moves several times its
+        // search: on by default only where the game answers in one call.
+        if self.decisive.is_none() {
+            opts.decisive = wrapped.iter().all(|w| w.wins_at_once.is_some());
+        }
+        let cap = opts.batch_room(wrapped.len());
+        let mut adapter = PyEvaluator::new(py, evaluator, cap, (size, actions))?;
+        let outcome = self.core.search(&mut wrapped, &mut adapter, &opts);
         // An exception of a game's method wins (the search stopped for it), then the
         // evaluator's.
         for w in wrapped {
@@ -323,6 +446,16 @@ impl BatchedMcts {
     }
 }
 
+/// The error for a call on a `BatchedMcts` that is searching already (from its evaluator
+/// or a game's method, or another thread).
+fn busy(call: &str) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "BatchedMcts.{call}() was called while this object is searching (from its evaluator, \
+         a game's method or another thread): use another BatchedMcts for a search inside a \
+         search"
+    ))
+}
+
 /// A Python game with an encoding: its `observation()` and `action_index(move)`.
 struct PyEncoded<'py, 'a> {
     game: PyGame<'py, 'a>,
@@ -330,6 +463,18 @@ struct PyEncoded<'py, 'a> {
     action_index: Bound<'py, PyAny>,
     size: usize,
     actions: usize,
+    /// The game's place in the search's list, for messages.
+    index: usize,
+    /// The batch-friendly protocol, where the game has it: `observe(out)` with the
+    /// float32 array it fills (and the bytes under it), `action_indices()` and
+    /// `wins_at_once()`.
+    observe: Option<(
+        Bound<'py, PyAny>,
+        Bound<'py, PyByteArray>,
+        Bound<'py, PyAny>,
+    )>,
+    action_indices: Option<Bound<'py, PyAny>>,
+    wins_at_once: Option<Bound<'py, PyAny>>,
 }
 
 impl Game for PyEncoded<'_, '_> {
@@ -376,6 +521,16 @@ impl Encode for PyEncoded<'_, '_> {
         if self.game.failed() {
             return;
         }
+        if let Some((f, bytes, row)) = &self.observe {
+            // The game fills the array in place; its bytes are read once.
+            match f.call1((row,)) {
+                // SAFETY: the GIL is held and the bytearray is this adapter's own, never
+                // resized; the game's call that wrote it has returned.
+                Ok(_) => get(unsafe { bytes.as_bytes() }, out),
+                Err(e) => self.game.fail(e),
+            }
+            return;
+        }
         let floats = self
             .observation
             .call0()
@@ -390,15 +545,79 @@ impl Encode for PyEncoded<'_, '_> {
             Err(e) => self.game.fail(e),
         }
     }
+    fn action_indices(&mut self, moves: &[Move], out: &mut Vec<usize>) {
+        let Some(f) = &self.action_indices else {
+            for &mv in moves {
+                out.push(self.action_index(mv));
+            }
+            return;
+        };
+        if self.game.failed() {
+            return;
+        }
+        let answer = f.call0().and_then(|v| {
+            let v: Vec<i64> = v.extract()?;
+            if v.len() != moves.len() {
+                return Err(crate::errors::BadActionIndexError::new_err(format!(
+                    "games[{}].action_indices() gave {} indices for {} legal moves: one for \
+                     each move of moves(), in its order",
+                    self.index,
+                    v.len(),
+                    moves.len()
+                )));
+            }
+            match v
+                .iter()
+                .position(|&i| !(0..self.actions as i64).contains(&i))
+            {
+                Some(k) => Err(crate::errors::BadActionIndexError::new_err(format!(
+                    "games[{}].action_indices() gave {} for move {} ({}): an action index is \
+                     an int from 0 to action_count - 1 = {}",
+                    self.index,
+                    v[k],
+                    k,
+                    self.game.move_object(moves[k])?.repr()?,
+                    self.actions as i64 - 1
+                ))),
+                None => Ok(v),
+            }
+        });
+        match answer {
+            Ok(v) => out.extend(v.into_iter().map(|i| i as usize)),
+            Err(e) => self.game.fail(e),
+        }
+    }
+    fn wins_at_once(&mut self, _moves: &[Move]) -> Option<bool> {
+        let f = self.wins_at_once.as_ref()?;
+        if self.game.failed() {
+            return Some(false);
+        }
+        match f.call0().and_then(|v| v.extract::<bool>()) {
+            Ok(wins) => Some(wins),
+            Err(e) => {
+                self.game.fail(e);
+                Some(false)
+            }
+        }
+    }
     fn action_index(&mut self, mv: Move) -> usize {
         if self.game.failed() {
             return usize::MAX;
         }
-        let index = self
-            .game
-            .move_object(mv)
-            .and_then(|m| self.action_index.call1((m,)))
-            .and_then(|i| i.extract::<usize>());
+        let index = self.game.move_object(mv).and_then(|m| {
+            let i = self.action_index.call1((&m,))?;
+            match i.extract::<i64>() {
+                Ok(i) if (0..self.actions as i64).contains(&i) => Ok(i as usize),
+                _ => Err(crate::errors::BadActionIndexError::new_err(format!(
+                    "games[{}].action_index({}) returned {}: an action index is an int from 0 \
+                     to action_count - 1 = {}",
+                    self.index,
+                    m.repr()?,
+                    i.repr()?,
+                    self.actions as i64 - 1
+                ))),
+            }
+        });
         index.unwrap_or_else(|e| {
             self.game.fail(e);
             usize::MAX
@@ -415,6 +634,8 @@ pub struct BatchedMcts {
     /// Each Python game's moves as numbers, kept with its tree (native games' moves are
     /// ints, their own numbers).
     maps: Vec<MoveMap>,
+    /// `decisive` as given; `None`: on, except for Python games without `wins_at_once()`.
+    decisive: Option<bool>,
 }
 
 #[pymethods]
@@ -423,13 +644,15 @@ impl BatchedMcts {
     /// "gumbel" (Sequential Halving among `considered` moves; `c_visit`, `c_scale`).
     /// `leaves_per_tree` leaves of one tree go in a batch at most (virtual loss spreads
     /// them); `batch_size` positions in an evaluator call at most. `decisive` checks for
-    /// moves that win at once before a leaf is sent. `threads` share the native games'
+    /// moves that win at once before a leaf is sent: by default on for native games and
+    /// for Python games with `wins_at_once()`, off for other Python games (each move
+    /// played from Python costs much: docs/batched.md). `threads` share the native games'
     /// trees (0: one per core); the evaluator is called on the calling thread.
     #[new]
     #[pyo3(signature = (
         *, simulations = 800, batch_size = 256, leaves_per_tree = 8, root = "puct",
         noise = None, considered = 16, c_visit = 50.0, c_scale = 0.1, c_init = 1.25,
-        c_base = 19652.0, temperature = 0.0, decisive = false, max_nodes = 1 << 20,
+        c_base = 19652.0, temperature = 0.0, decisive = None, max_nodes = 1 << 20,
         seed = 0x5EED, threads = 1
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -445,12 +668,18 @@ impl BatchedMcts {
         c_init: f64,
         c_base: f64,
         temperature: f64,
-        decisive: bool,
+        decisive: Option<bool>,
         max_nodes: usize,
         seed: u64,
         threads: i64,
     ) -> PyResult<Self> {
         let threads = crate::options::thread_count(threads)?;
+        if root == "gumbel" && considered < 2 {
+            return Err(PyValueError::new_err(format!(
+                "considered={considered}: Gumbel's Sequential Halving compares at least 2 \
+                 root moves (with one it would play the noise's pick)"
+            )));
+        }
         let root = match root {
             "puct" => RootPolicy::Puct { noise },
             "gumbel" if noise.is_none() => RootPolicy::Gumbel(Gumbel {
@@ -480,7 +709,7 @@ impl BatchedMcts {
             root,
             temperature,
             max_nodes,
-            decisive,
+            decisive: decisive.unwrap_or(true),
             seed,
             threads,
             ..BatchedOptions::default()
@@ -489,6 +718,7 @@ impl BatchedMcts {
         Ok(BatchedMcts {
             core: Core::new(),
             opts,
+            decisive,
             maps: Vec::new(),
         })
     }
@@ -500,7 +730,7 @@ impl BatchedMcts {
     /// search. An exception of the evaluator stops the search and is raised.
     #[pyo3(signature = (games, evaluator, *, simulations = None, temperature = None, seed = None))]
     fn search(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         games: &Bound<'_, PyAny>,
         evaluator: &Bound<'_, PyAny>,
@@ -508,57 +738,45 @@ impl BatchedMcts {
         temperature: Option<f64>,
         seed: Option<u64>,
     ) -> PyResult<Vec<BatchedResult>> {
-        let opts = BatchedOptions {
-            simulations: simulations.unwrap_or(self.opts.simulations),
-            temperature: temperature.unwrap_or(self.opts.temperature),
-            seed: seed.unwrap_or(self.opts.seed),
-            ..self.opts
-        };
-        opts.check().map_err(from_status)?;
-        if !evaluator.is_callable() {
-            return Err(PyTypeError::new_err(
-                "evaluator must be callable: observations -> (values, logits)",
-            ));
-        }
-        let first = games.try_iter()?.next().transpose()?;
-        let Some(first) = first else {
-            return Ok(Vec::new());
-        };
-        if first.cast::<games::Native>().is_err() {
-            return self.search_python(py, games, evaluator, &opts);
-        }
-        let mut copies = games::encoded(games)?;
-        let shape = (copies[0].observation_size(), copies[0].action_count());
-        let mut adapter = PyEvaluator::new(py, evaluator, opts.batch_size, shape)?;
-        let core = &mut self.core;
-        let outcome = py.detach(|| core.search_parallel(&mut copies, &mut adapter, &opts));
-        if let Some(e) = adapter.error.take() {
-            return Err(e);
-        }
-        let numpy = adapter.numpy.bind(py);
-        let ints = MoveMap::default();
-        outcome
-            .map_err(from_status)?
-            .into_iter()
-            .map(|r| result(py, numpy, &ints, r))
-            .collect()
+        let mut this = slf.try_borrow_mut().map_err(|_| busy("search"))?;
+        this.search_all(py, games, evaluator, simulations, temperature, seed)
     }
 
-    /// Keeps the subtree of `move` (just played in game `game`) as that game's tree.
+    /// Keeps the subtree of `move` (just played in game `game`) as that game's tree. A
+    /// game the last search did not have is an `IndexError`, a move its root does not
+    /// have a `ValueError`.
     #[pyo3(signature = (game, r#move))]
-    fn advance(&mut self, game: usize, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = match self.maps.get_mut(game) {
+    fn advance(slf: &Bound<'_, Self>, game: i64, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut this = slf.try_borrow_mut().map_err(|_| busy("advance"))?;
+        let this = &mut *this;
+        let games = this.core.games();
+        let Some(g) = usize::try_from(game).ok().filter(|&g| g < games) else {
+            return Err(PyIndexError::new_err(format!(
+                "advance({game}, ...): the last search had {games} games (indices 0 to {})",
+                games as i64 - 1
+            )));
+        };
+        let n = match this.maps.get_mut(g) {
             Some(map) => map.number(r#move)?,
             None => MoveMap::default().number(r#move)?,
         };
-        self.core.advance(game, n);
+        if !this.core.holds(g, n) {
+            return Err(PyValueError::new_err(format!(
+                "advance({game}, {}): not one of the moves at the root of game {game}'s tree \
+                 (its moves as the last search listed them)",
+                r#move.repr()?
+            )));
+        }
+        this.core.advance(g, n);
         Ok(())
     }
 
     /// Forgets every tree, and the move objects they held.
-    fn clear(&mut self) {
-        self.core.clear();
-        self.maps.clear();
+    fn clear(slf: &Bound<'_, Self>) -> PyResult<()> {
+        let mut this = slf.try_borrow_mut().map_err(|_| busy("clear"))?;
+        this.core.clear();
+        this.maps.clear();
+        Ok(())
     }
 
     /// Nodes in game `game`'s tree.

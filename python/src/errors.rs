@@ -133,13 +133,20 @@ create_exception!(
 
 create_exception!(
     libminimax,
+    BadSampleError,
+    GameError,
+    "A hidden-information search was given a sample (sample()) that is not of the position: other moves at the root, or over where the position is not."
+);
+
+create_exception!(
+    libminimax,
     NoPassError,
     GameError,
     "Best-reply search needed the game to pass the turn (null_move()) where it gave no pass."
 );
 
 /// Every status a search reports as a `GameError`.
-pub const ALL: [Status; 25] = [
+pub const ALL: [Status; 27] = [
     Status::TooManyMoves,
     Status::NegativeMoveCount,
     Status::ScoreOutOfRange,
@@ -165,6 +172,8 @@ pub const ALL: [Status; 25] = [
     Status::BadPlayer,
     Status::NoPass,
     Status::NoSample,
+    Status::BadSample,
+    Status::TreeTooSmall,
 ];
 
 /// The exception for a status, with the library's message.
@@ -172,15 +181,17 @@ pub fn from_status(status: Status) -> PyErr {
     let message = status.to_string();
     match status {
         Status::OutOfMemory => PyMemoryError::new_err(message),
-        Status::BadExploration | Status::BadEvalScale | Status::BadBatchOptions => {
-            PyValueError::new_err(message)
-        }
+        Status::BadExploration
+        | Status::BadEvalScale
+        | Status::BadBatchOptions
+        | Status::TreeTooSmall => PyValueError::new_err(message),
         Status::EvaluatorFailed => PyRuntimeError::new_err(message),
         Status::BadActionIndex => BadActionIndexError::new_err(message),
         Status::BadEvaluation => BadEvaluationError::new_err(message),
         Status::BadPlayer => BadPlayerError::new_err(message),
         Status::NoPass => NoPassError::new_err(message),
         Status::NoSample => NoSampleError::new_err(message),
+        Status::BadSample => BadSampleError::new_err(message),
         Status::ScoreOutOfRange => ScoreOutOfRangeError::new_err(message),
         Status::NoMovesNotOver => NoMovesNotOverError::new_err(message),
         Status::BadBounds => BadBoundsError::new_err(message),
@@ -231,6 +242,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BadPlayerError", py.get_type::<BadPlayerError>())?;
     m.add("NoPassError", py.get_type::<NoPassError>())?;
     m.add("NoSampleError", py.get_type::<NoSampleError>())?;
+    m.add("BadSampleError", py.get_type::<BadSampleError>())?;
     m.add(
         "NegativeMoveCountError",
         py.get_type::<NegativeMoveCountError>(),

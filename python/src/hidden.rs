@@ -19,7 +19,6 @@ use crate::games;
 use crate::interrupt::Deferred;
 use crate::moves::MoveMap;
 use crate::options::{self, SearchArgs};
-use crate::players;
 use crate::pygame::{PyGame, optional};
 use crate::results::{MctsResult, PimcResult};
 
@@ -87,6 +86,13 @@ pub fn ismcts(
         return Ok(r);
     }
     let sample = sampler(game, "ismcts")?;
+    if multi_observer && optional(game, "observed_move")?.is_none() {
+        return Err(PyTypeError::new_err(
+            "multi_observer=True needs the game's observed_move(move, player): how each \
+             player sees a move (without it every player would see every move, which is \
+             single-observer ISMCTS)",
+        ));
+    }
     let rng = py.import("random")?.getattr("Random")?.call1((seed,))?;
     let stop = AtomicI32::new(0);
     let _running = Running::start(py, &stop);
@@ -108,12 +114,13 @@ pub fn ismcts(
     MctsResult::of_ismcts(py, &map, r)
 }
 
-/// The game's `sample` method, which `search` needs.
+/// The game's `sample` method, which `search` needs (a game without it is
+/// `NoSampleError`, as the library's status for a game that cannot sample).
 fn sampler<'py>(game: &Bound<'py, PyAny>, search: &str) -> PyResult<Bound<'py, PyAny>> {
     optional(game, "sample")?.ok_or_else(|| {
-        PyTypeError::new_err(format!(
+        crate::errors::NoSampleError::new_err(format!(
             "{search}() needs a game with sample(rng), which returns a position consistent \
-             with what the player to move has seen"
+             with what the player to move has seen; this game has no sample()"
         ))
     })
 }
@@ -214,7 +221,10 @@ pub fn pimc(
     let players = root.players();
     if players != 2 {
         root.finish(Ok(()))?;
-        return Err(players::not_two_players(players));
+        return Err(PyTypeError::new_err(format!(
+            "pimc() searches games of two players; this one has {players}: search a game \
+             of more players with hidden information by ismcts()"
+        )));
     }
     let run = Pimc::new(&mut root, max_at_root);
     let mut run = root.finish(run)?;

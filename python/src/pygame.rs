@@ -78,6 +78,12 @@ pub fn optional<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bou
     }
 }
 
+/// `obj.name` if it is a method (callable): a game written for easyAI keeps its players
+/// in a list, `self.players`, which is not the n-player protocol's `players()`.
+fn method<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    Ok(optional(obj, name)?.filter(|f| f.is_callable()))
+}
+
 fn required<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     optional(obj, name)?.ok_or_else(|| {
         let ty = obj
@@ -121,9 +127,9 @@ impl<'py, 'a> PyGame<'py, 'a> {
             priors: optional(obj, "priors")?,
             noisy_moves: optional(obj, "noisy_moves")?,
             null_move: optional(obj, "null_move")?,
-            players: optional(obj, "players")?,
-            to_move: optional(obj, "to_move")?,
-            player_bounds: optional(obj, "player_bounds")?,
+            players: method(obj, "players")?,
+            to_move: method(obj, "to_move")?,
+            player_bounds: method(obj, "player_bounds")?,
             information_key: optional(obj, "information_key")?,
             observed_move: optional(obj, "observed_move")?,
             stage: optional(obj, "stage")?,

@@ -17,6 +17,19 @@ use crate::probcut::PyProbCut;
 use crate::pygame::PyGame;
 use crate::results::SearchResult;
 
+/// A `TypeError` for a Python game with `sample()` (it hides information) searched as if
+/// nothing were hidden, unless the caller says so (`see_hidden=True`).
+fn refuse_hidden(game: &Bound<'_, PyAny>, see_hidden: bool) -> PyResult<()> {
+    if !see_hidden && crate::pygame::optional(game, "sample")?.is_some() {
+        return Err(PyTypeError::new_err(
+            "the game has sample(): it hides information, and search() would read what the \
+             player to move cannot see; search it with pimc() or ismcts(), or pass \
+             see_hidden=True to search the position as if everything were open",
+        ));
+    }
+    Ok(())
+}
+
 /// Searches `game` from its position and returns the best move and the value (in MAX's
 /// view). `game` is a native game (`libminimax.games`), searched without the GIL, or any
 /// object with `moves()`, `play(m)`, `undo(m)`, `outcome()` and `evaluate()` (and
@@ -32,14 +45,15 @@ use crate::results::SearchResult;
 /// up in the table before searching them (enhanced transposition cut-offs), and `iid`
 /// has a node the table gives no move search itself shallower first, for the move to
 /// try first (internal iterative deepening): for depth-limited alpha-beta and PVS; none
-/// changes a proven value.
+/// changes a proven value. A Python game with `sample()` hides information: `search`
+/// refuses it unless `see_hidden=True` (`pimc()` and `ismcts()` search it).
 #[pyfunction]
 #[pyo3(signature = (
     game, method = None, depth = None, time = None, nodes = None, threads = 1,
     table_mb = 16.0, *, view = "max", max_at_root = true, killers = None,
     history = false, lmr = false, aspiration = false, time_management = false,
     quiescence = false, null_move = false, refine_distance = true, deepening = None,
-    probcut = None, etc = false, iid = false
+    probcut = None, etc = false, iid = false, see_hidden = false
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn search(
@@ -65,6 +79,7 @@ pub fn search(
     probcut: Option<&Bound<'_, PyProbCut>>,
     etc: bool,
     iid: bool,
+    see_hidden: bool,
 ) -> PyResult<SearchResult> {
     let depth = match depth {
         None => None,
@@ -112,6 +127,7 @@ pub fn search(
                 method.unwrap_or_default()
             )));
         }
+        refuse_hidden(game, see_hidden)?;
         return players::search(py, game, family, &args);
     }
     let mut map = MoveMap::default();
@@ -133,6 +149,7 @@ pub fn search(
     if killers.is_none() {
         args.killers = true;
     }
+    refuse_hidden(game, see_hidden)?;
     let stop = AtomicI32::new(0);
     let _running = Running::start(py, &stop);
     let deferred = Deferred::install(py)?;

@@ -112,7 +112,7 @@ def test_evaluator_errors_and_bad_answers():
     assert [g.line for g in games] == before
     with pytest.raises(TypeError, match="pair"):
         mcts.search(games, lambda obs: np.zeros(len(obs)))
-    with pytest.raises(ValueError):  # numpy's: 6 logits a position cannot be 7
+    with pytest.raises(ValueError, match=r"logits of shape \(2, 6\): expected \(2, 7\).*action_count = 7"):
         mcts.search(games, lambda obs: (np.zeros(len(obs)), np.zeros((len(obs), 6))))
     with pytest.raises(libminimax.BadEvaluationError):
         mcts.search(games, lambda obs: (np.full(len(obs), 2.0), np.zeros((len(obs), 7))))
@@ -282,3 +282,124 @@ def test_threads_give_each_native_game_what_one_thread_gives_it():
     # A Python game is searched on the calling thread, and says so.
     r = libminimax.BatchedMcts(threads=2, simulations=8).search([PyTicTacToe([])], oracle)
     assert r[0].threads == 1 and "Python game" in r[0].fewer_threads
+
+
+def test_answers_of_the_wrong_shape_name_the_shape_expected():
+    # Issue 68: logits transposed or flat were read as garbage priors, and too few values
+    # or a scalar failed inside numpy's reshape.
+    games = [ConnectFour("44"), ConnectFour(), ConnectFour("4")]
+    mcts = libminimax.BatchedMcts(simulations=50)
+    zeros = lambda *shape: np.zeros(shape, np.float32)
+    bad = [
+        (lambda obs: (zeros(len(obs)), zeros(7, len(obs))), r"logits of shape \(7, 3\): expected \(3, 7\)"),
+        (lambda obs: (zeros(len(obs)), zeros(7 * len(obs))), r"logits of shape \(21,\): expected \(3, 7\)"),
+        (lambda obs: (zeros(len(obs) - 1), zeros(len(obs), 7)), r"values of shape \(2,\): expected \(3,\)"),
+        (lambda obs: (np.float32(0), zeros(len(obs), 7)), r"values of shape \(\): expected \(3,\)"),
+    ]
+    for evaluator, message in bad:
+        with pytest.raises(ValueError, match=message):
+            mcts.search(games, evaluator)
+    # Values as a column are fine.
+    r = mcts.search(games, lambda obs: (zeros(len(obs), 1), zeros(len(obs), 7)))
+    assert all(x.best_move is not None for x in r)
+
+
+class NoSide(PyTicTacToe):
+    """Tic-tac-toe that does not say whose turn it is."""
+
+    max_to_move = None
+
+
+def test_a_python_game_without_max_to_move_is_refused_not_searched_for_the_wrong_side():
+    # Issue 68: O to move was searched as if X were, playing a losing move in 440 of 500
+    # positions. X: (0,0), (0,1), (2,2); O: (1,0), (1,1), and O wins at once at (1,2).
+    g = NoSide([(0, 0), (1, 0), (0, 1), (1, 1), (2, 2)])
+    with pytest.raises(TypeError, match=r"games\[0\] has no max_to_move\(\)"):
+        libminimax.BatchedMcts(simulations=64).search([g], oracle)
+    # The same position with max_to_move() wins at once.
+    r = libminimax.BatchedMcts(simulations=64).search(
+        [PyTicTacToe([(0, 0), (1, 0), (0, 1), (1, 1), (2, 2)])], oracle
+    )
+    assert r[0].best_move == (1, 2) and r[0].proven == 1.0
+
+
+def test_action_indices_out_of_range_name_the_game_the_move_and_the_index():
+    class Wide(PyTicTacToe):
+        def action_index(self, m):
+            return 9 if m == (2, 2) else super().action_index(m)
+
+    with pytest.raises(libminimax.BadActionIndexError, match=r"games\[1\]\.action_index\(\(2, 2\)\) returned 9.*0 to action_count - 1 = 8"):
+        libminimax.BatchedMcts(simulations=8).search([PyTicTacToe(), Wide()], oracle)
+
+
+def test_games_of_two_shapes_are_named_plainly():
+    class Small(PyTicTacToe):
+        action_count = 10
+
+    with pytest.raises(ValueError, match=r"games\[1\] has observations of 18 floats and action_count 10, where games\[0\] has 18 and 9"):
+        libminimax.BatchedMcts(simulations=8).search([PyTicTacToe(), Small()], oracle)
+
+
+def test_advance_refuses_a_game_or_a_move_the_trees_do_not_have():
+    mcts = libminimax.BatchedMcts(simulations=16)
+    games = [ConnectFour(), ConnectFour("4")]
+    mcts.search(games, oracle_c4)
+    with pytest.raises(IndexError, match=r"advance\(99, \.\.\.\): the last search had 2 games"):
+        mcts.advance(99, 3)
+    with pytest.raises(IndexError, match=r"advance\(-1"):
+        mcts.advance(-1, 3)
+    with pytest.raises(ValueError, match=r"advance\(0, 9\): not one of the moves at the root"):
+        mcts.advance(0, 9)
+    mcts.advance(0, 3)  # a legal move is kept
+    # Python games' moves are their own objects.
+    mcts = libminimax.BatchedMcts(simulations=16)
+    mcts.search([PyTicTacToe()], oracle)
+    with pytest.raises(ValueError, match=r"advance\(0, \(5, 5\)\)"):
+        mcts.advance(0, (5, 5))
+    mcts.advance(0, (1, 1))
+
+
+def oracle_c4(obs):
+    return np.zeros(len(obs), np.float32), np.zeros((len(obs), 7), np.float32)
+
+
+def test_a_search_inside_its_own_evaluator_says_what_happened():
+    mcts = libminimax.BatchedMcts(simulations=8)
+
+    def reenter(obs):
+        mcts.search([ConnectFour()], oracle_c4)
+        return oracle_c4(obs)
+
+    with pytest.raises(RuntimeError, match=r"BatchedMcts\.search\(\) was called while this object is searching"):
+        mcts.search([ConnectFour()], reenter)
+
+    def advance_inside(obs):
+        mcts.advance(0, 3)
+        return oracle_c4(obs)
+
+    with pytest.raises(RuntimeError, match=r"BatchedMcts\.advance\(\) was called while"):
+        mcts.search([ConnectFour()], advance_inside)
+    assert mcts.search([ConnectFour()], oracle_c4)[0].best_move is not None
+
+
+def test_sizes_that_cannot_be_honoured_are_refused_and_a_huge_batch_allocates_nothing_huge():
+    # Issue 68: a tree without room for the root's children sent the root to the
+    # evaluator forever; batch_size=10**8 was a MemoryError, 2**62 numpy's error.
+    calls = []
+
+    def counting(obs):
+        calls.append(len(obs))
+        return oracle_c4(obs)
+
+    for max_nodes in [1, 7]:
+        with pytest.raises(ValueError, match="max_nodes cannot hold a root and its children"):
+            libminimax.BatchedMcts(simulations=50, max_nodes=max_nodes).search([ConnectFour()], counting)
+    assert calls == []
+    for batch_size in [10**8, 2**62]:
+        r = libminimax.BatchedMcts(simulations=20, batch_size=batch_size).search(
+            [ConnectFour(), ConnectFour("4")], counting
+        )
+        assert all(x.best_move is not None for x in r)
+    assert max(calls) <= 16  # two games of 8 leaves
+    with pytest.raises(ValueError, match="considered=1"):
+        libminimax.BatchedMcts(root="gumbel", considered=1)

@@ -68,7 +68,8 @@ def test_ismcts_errors_name_what_the_caller_did():
     class NoSample(Guess):
         sample = None
 
-    with pytest.raises(TypeError, match="sample"):
+    # engine.md's status for a game that cannot sample (issue 68: it was a TypeError).
+    with pytest.raises(libminimax.NoSampleError, match="has no sample"):
         libminimax.ismcts(NoSample(), iterations=10)
     with pytest.raises(ValueError, match="iterations=0"):
         libminimax.ismcts(Guess(), iterations=0)
@@ -181,7 +182,7 @@ def test_pimc_errors_name_what_the_caller_did():
     class Open(HiddenPile):
         sample = None
 
-    with pytest.raises(TypeError, match=r"pimc\(\) needs a game with sample"):
+    with pytest.raises(libminimax.NoSampleError, match=r"pimc\(\) needs a game with sample"):
         libminimax.pimc(Open(5))
 
     class Same(HiddenPile):
@@ -378,3 +379,53 @@ def test_multi_observer_ismcts_does_not_see_a_card_put_down_face_down():
     )
     assert many.best_move == "safe"
     assert abs(many.value - 0.6) < 1e-9
+
+
+class WrongSamples(HiddenPile):
+    """A pile whose sampler breaks the contract: `kind` "few" deals piles of 1 (one legal
+    move where the position has three), "over" deals empty piles."""
+
+    def __init__(self, pile, kind):
+        super().__init__(pile)
+        self.kind = kind
+
+    def sample(self, rng):
+        return HiddenPile(1 if self.kind == "few" else 0)
+
+
+def test_samples_that_are_not_the_position_are_errors():
+    # Issue 68: moves legal in no position, or no move, came back with no error.
+    for kind in ["few", "over"]:
+        g = WrongSamples(5, kind)
+        with pytest.raises(libminimax.BadSampleError, match="not of the position"):
+            libminimax.pimc(g, samples=5)
+        for multi_observer in [False, True]:
+            with pytest.raises(libminimax.BadSampleError):
+                libminimax.ismcts(HiddenObserved(5, kind), iterations=50, multi_observer=multi_observer)
+        assert g.plays == 0
+
+
+class HiddenObserved(WrongSamples):
+    def observed_move(self, m, player):
+        return m
+
+
+def test_hidden_searches_say_what_a_game_lacks():
+    # pimc() on three players points to ismcts(), not to max^n.
+    class Three(HiddenPile):
+        def players(self):
+            return 3
+
+        def to_move(self):
+            return self.turn
+
+    with pytest.raises(TypeError, match=r"pimc\(\) searches games of two players; this one has 3.*ismcts\(\)"):
+        libminimax.pimc(Three(5))
+    # Multi-observer ISMCTS needs observed_move().
+    with pytest.raises(TypeError, match=r"multi_observer=True needs the game's observed_move"):
+        libminimax.ismcts(HiddenPile(5), iterations=10, multi_observer=True)
+    # search() would read the hidden pile: refused unless asked for.
+    with pytest.raises(TypeError, match=r"the game has sample\(\).*pimc\(\) or ismcts\(\).*see_hidden=True"):
+        libminimax.search(HiddenPile(5))
+    r = libminimax.search(HiddenPile(5), see_hidden=True)
+    assert r.value == pile_value(5, True) and r.proven

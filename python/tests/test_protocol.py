@@ -214,3 +214,61 @@ def test_a_given_depth_without_a_limit_does_not_deepen():
     # A limit that can stop the search deepens, so that it answers from a whole depth.
     limited = libminimax.search(ConnectFour(), depth=5, view="side", nodes=10**9)
     assert limited.nodes == deepened.nodes
+
+
+def test_a_game_written_for_easyai_searches_as_a_two_player_game():
+    # Issue 68: every easyAI game keeps its players in a list, self.players, which the
+    # n-player protocol read as its players() method ("'list' object is not callable").
+    from easyAI import TwoPlayerGame, solve_with_iterative_deepening
+
+    class Nim(TwoPlayerGame):
+        """easyAI's own example: take 1 to 3 sticks; who takes the last loses. Beside
+        easyAI's methods, libminimax's (easyAI's play(nmoves) is its game loop)."""
+
+        def __init__(self, players=None, pile=5):
+            self.players = players
+            self.pile = pile
+            self.current_player = 1
+
+        def possible_moves(self):
+            return [str(i) for i in (1, 2, 3) if i <= self.pile]
+
+        def make_move(self, m):
+            self.pile -= int(m)
+
+        def unmake_move(self, m):
+            self.pile += int(m)
+
+        def is_over(self):
+            return self.pile <= 0
+
+        def scoring(self):
+            return 100 if self.pile <= 0 else 0  # the side to move: the other took the last
+
+        def moves(self):
+            return [] if self.is_over() else self.possible_moves()
+
+        def play(self, m):
+            self.make_move(m)
+            self.switch_player()
+
+        def undo(self, m):
+            self.switch_player()
+            self.unmake_move(m)
+
+        def outcome(self):
+            return self.scoring() if self.is_over() else None
+
+        def evaluate(self):
+            return self.scoring()
+
+    for pile in range(1, 10):
+        game = Nim([None, None], pile)
+        r = libminimax.search(game, method="exact", view="side")
+        assert game.pile == pile and r.proven
+        # easyAI's own answer: 1 if the first player wins, -1 if it loses.
+        result, _, _ = solve_with_iterative_deepening(
+            Nim([None, None], pile), ai_depths=range(2, 14), win_score=90, verbose=False
+        )
+        assert (1 if r.value > 0 else -1) == result, (pile, r)
+        assert (r.value > 0) == (pile % 4 != 1)
