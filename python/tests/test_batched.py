@@ -403,3 +403,66 @@ def test_sizes_that_cannot_be_honoured_are_refused_and_a_huge_batch_allocates_no
     assert max(calls) <= 16  # two games of 8 leaves
     with pytest.raises(ValueError, match="considered=1"):
         libminimax.BatchedMcts(root="gumbel", considered=1)
+
+
+class FastTicTacToe(PyTicTacToe):
+    """The same game with the batch-friendly protocol: observe(out) in place, every
+    legal move's index in one call, and whether the side to move wins at once."""
+
+    def observe(self, out):
+        out[:] = self.observation()
+
+    def action_indices(self):
+        return [self.action_index(m) for m in self.moves()]
+
+    def wins_at_once(self):
+        me = 1 if self.made % 2 == 0 else -1
+        for line in LINES:
+            cells = [self.cells[c] for c in line]
+            if cells.count(me) == 2 and cells.count(0) == 1:
+                return True
+        return False
+
+
+def test_the_batch_protocol_searches_as_the_per_move_one():
+    lines = positions()[::13]
+    for decisive in [False, True]:
+        mcts = dict(simulations=32, leaves_per_tree=4, decisive=decisive)
+        slow = libminimax.BatchedMcts(**mcts).search(
+            [PyTicTacToe([(c // 3, c % 3) for c in line]) for line in lines], oracle
+        )
+        fast = libminimax.BatchedMcts(**mcts).search(
+            [FastTicTacToe([(c // 3, c % 3) for c in line]) for line in lines], oracle
+        )
+        for a, b in zip(slow, fast):
+            assert (a.best_move, a.value, a.proven) == (b.best_move, b.value, b.proven)
+            assert [(m.move, m.visits) for m in a.root] == [(m.move, m.visits) for m in b.root]
+    # decisive left as None: on where the game has wins_at_once(), off where it has not.
+    game = [(0, 0), (1, 1), (0, 1)]  # O to move must block at (0, 2)
+    calls = []
+
+    def counting(obs):
+        calls.append(len(obs))
+        return oracle(obs)
+
+    libminimax.BatchedMcts(simulations=64).search([FastTicTacToe(game)], counting)
+    with_hook = sum(calls)
+    calls.clear()
+    libminimax.BatchedMcts(simulations=64).search([PyTicTacToe(game)], counting)
+    assert with_hook < sum(calls)  # the decisive leaves were never sent
+
+
+def test_batch_protocol_answers_of_the_wrong_length_or_range_are_named():
+    class Short(FastTicTacToe):
+        def action_indices(self):
+            return super().action_indices()[:-1]
+
+    with pytest.raises(libminimax.BadActionIndexError, match=r"action_indices\(\) gave 8 indices for 9 legal moves"):
+        libminimax.BatchedMcts(simulations=8).search([Short()], oracle)
+
+    class Far(FastTicTacToe):
+        def action_indices(self):
+            return [i + 9 for i in super().action_indices()]
+
+    with pytest.raises(libminimax.BadActionIndexError, match=r"gave 9 for move 0 \(\(0, 0\)\)"):
+        libminimax.BatchedMcts(simulations=8).search([Far()], oracle)
