@@ -197,8 +197,9 @@ players-bench:
 
 # ISMCTS against OpenSpiel's ISMCTSBot (issue 52): simulations a second on Oh Hell and
 # Hearts (through the adapter, its floor, and the Rust Oh Hell), 300-game matches at
-# equal simulations a move on each and at equal time on Oh Hell, then Hearts at equal
-# time: ISMCTS against random and against PIMC; about an hour.
+# equal simulations a move on each, 1,000-game matches at equal time on Oh Hell and
+# Hearts, 300-game sampler checks, and Hearts' strength matches (ISMCTS against random
+# and against PIMC, 300 games); about an hour.
 hidden-bench:
 	$(PYENV)/bin/pip install --quiet open_spiel
 	$(PYENV)/bin/python benches/hidden_bench.py --games 300 --samplers 300 --strength 300

@@ -4,7 +4,7 @@ numpy network, and a match against UCT with 1,000 random playouts a move at each
 checkpoint; the learning curve as a PNG, the network saved (play.py loads it).
 
     python examples/python/alphazero/train.py [--minutes 60] [--out build/alphazero]
-    python examples/python/alphazero/train.py --smoke      # about a minute, as CI runs it
+    python examples/python/alphazero/train.py --smoke      # about 20 s, as CI runs it
 
 The clock counts self-play and training; the checkpoint matches are timed apart.
 Self-play runs in `--workers` processes beside the trainer's own (one a core); each
@@ -87,7 +87,7 @@ def main(argv=None):
     p.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--workers", type=int, default=1, help="self-play processes beside the trainer")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--smoke", action="store_true", help="a run of about a minute")
+    p.add_argument("--smoke", action="store_true", help="a run of about 20 s")
     a = p.parse_args(argv)
     if not 0.0 <= a.value_mix <= 1.0:
         p.error(f"--value-mix {a.value_mix}: between 0 and 1")
