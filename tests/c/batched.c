@@ -274,6 +274,18 @@ int main(void) {
     bad = o;
     bad.noise_fraction = 2.0;
     CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) == MM_ERR_BAD_BATCH_OPTIONS);
+    bad = o;
+    bad.root = MM_BATCHED_ROOT_GUMBEL;
+    bad.considered = 1; /* Sequential Halving compares at least two moves */
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) == MM_ERR_BAD_BATCH_OPTIONS);
+    /* A tree that cannot hold the root and its children: a status, not a search that
+     * sends the root to the evaluator forever (issue 68). */
+    bad = o;
+    bad.max_nodes = 2;
+    int calls_before = state.calls;
+    CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) ==
+          MM_ERR_BATCH_TREE_TOO_SMALL);
+    CHECK(state.calls == calls_before);
     memset(&bad, 0xA5, sizeof bad);
     CHECK(mm_batched_search(m, games, GAMES, &enc, &ev, &bad, r, NULL) == MM_ERR_BAD_STRUCT_SIZE);
     mm_encoding no_size = enc;
