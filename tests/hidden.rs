@@ -119,7 +119,7 @@ fn positions() -> Vec<Whist> {
 }
 
 /// The engine's exact solve of a sample's child.
-fn exact(g: &mut Whist, max: bool) -> Result<Valued, GameError> {
+fn exact<G: Game>(g: &mut G, max: bool) -> Result<Valued, GameError> {
     let mut opts = Options {
         method: Method::Exact,
         max_at_root: max,
@@ -461,14 +461,7 @@ fn samples_that_are_not_the_position_are_errors() {
             game: GuessCard { line: Vec::new() },
             sample_line: sample_line.clone(),
         };
-        let pimc = pimc::search_sampled(&g, &PimcOptions::default(), |g, max| {
-            let mut o = Options {
-                method: Method::Exact,
-                max_at_root: max,
-                ..Options::default()
-            };
-            search(g, &mut o).map(|r| Valued::from(&r))
-        });
+        let pimc = pimc::search_sampled(&g, &PimcOptions::default(), exact);
         assert_eq!(pimc.err(), Some(GameError::BadSample), "{sample_line:?}");
         for multi_observer in [false, true] {
             let opts = IsmctsOptions {
@@ -485,15 +478,6 @@ fn samples_that_are_not_the_position_are_errors() {
         (GuessCard { line: Vec::new() }, 1.0),
         (GuessCard { line: vec![PLAY] }, 1.0),
     ];
-    let r = pimc::search_samples(&mut samples, Combine::Mean, true, exact_card);
+    let r = pimc::search_samples(&mut samples, Combine::Mean, true, exact);
     assert_eq!(r.err(), Some(GameError::BadSample));
-}
-
-fn exact_card(g: &mut GuessCard, max: bool) -> Result<Valued, GameError> {
-    let mut o = Options {
-        method: Method::Exact,
-        max_at_root: max,
-        ..Options::default()
-    };
-    search(g, &mut o).map(|r| Valued::from(&r))
 }

@@ -175,10 +175,10 @@ pub unsafe extern "C" fn mm_pimc_search(
             .try_reserve_exact(o.samples as usize)
             .map_err(|_| MM_ERR_OUT_OF_MEMORY)?;
         for i in 0..o.samples as usize {
-            let mut sample = root.sampled(pimc::sample_seed(o.seed, i))?;
-            pimc::check_sample(&mut root, &mut sample)?;
-            samples.push((sample, 1.0));
+            samples.push((root.sampled(pimc::sample_seed(o.seed, i))?, 1.0));
         }
+        // The search holds the other samples to the first's moves.
+        pimc::check_sample(&mut root, &mut samples[0].0)?;
         let stop = (!s.stop.is_null()).then(|| {
             // SAFETY: the caller guarantees an aligned int that stays valid during the
             // search and that other threads write only atomically.

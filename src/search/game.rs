@@ -41,17 +41,24 @@ pub(crate) fn sample_fits<S: Game>(
         .try_reserve(root.len().max(1))
         .map_err(|_| GameError::OutOfMemory)?;
     sample.moves(&mut moves)?;
-    if moves.as_slice() == root {
+    same_moves(&moves, root)
+}
+
+/// [`GameError::BadSample`] unless `listed` (a sample's moves at the root) holds the
+/// moves of `root`, in any order; the copies a different order needs are had fallibly.
+pub(crate) fn same_moves(listed: &[Move], root: &[Move]) -> Result<(), GameError> {
+    if listed == root {
         return Ok(());
     }
-    let mut sorted = Vec::new();
-    sorted
-        .try_reserve(root.len())
-        .map_err(|_| GameError::OutOfMemory)?;
-    sorted.extend_from_slice(root);
-    sorted.sort_unstable();
-    moves.sort_unstable();
-    if moves == sorted {
+    let sorted = |moves: &[Move]| {
+        let mut v = Vec::new();
+        v.try_reserve(moves.len())
+            .map_err(|_| GameError::OutOfMemory)?;
+        v.extend_from_slice(moves);
+        v.sort_unstable();
+        Ok::<_, GameError>(v)
+    };
+    if sorted(listed)? == sorted(root)? {
         Ok(())
     } else {
         Err(GameError::BadSample)

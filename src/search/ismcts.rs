@@ -15,7 +15,7 @@
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::game::{Game, GameError, Move, pick, sample_fits, weights_total};
+use super::game::{Game, GameError, Move, pick, same_moves, weights_total};
 use super::mcts::rng::Rng;
 use super::memory::room;
 use super::player_scores::{Convert, MAX_PLAYERS, PlayerReward, Rewards};
@@ -283,9 +283,6 @@ impl Ismcts {
     /// end (the caller drops it); a sample with other moves than the root's, or over
     /// where the root is not, is [`GameError::BadSample`].
     pub fn iterate<G: Game>(&mut self, g: &mut G) -> Result<(), GameError> {
-        // A sample with other moves at the root, or over, would grow moves the position
-        // does not have, or none.
-        sample_fits(g, &self.root_moves, self.over)?;
         self.iterations += 1;
         self.path.clear();
         // Moves played this iteration, chance outcomes too.
@@ -316,13 +313,23 @@ impl Ismcts {
                     break;
                 }
             }
+            // The sample's root, checked where it is read anyway: one with other moves
+            // than the position's, or over, would grow moves the position does not have,
+            // or none.
+            let at_root = steps == 0 && !self.over;
             if g.is_chance() {
+                if at_root {
+                    return Err(GameError::BadSample);
+                }
                 let mv = self.draw(g)?;
                 g.play(mv);
                 steps += 1;
                 continue;
             }
             if self.convert.scoring.final_scores(g, ply, &mut scores)? {
+                if at_root {
+                    return Err(GameError::BadSample);
+                }
                 self.convert.rewards(&scores, &mut reward);
                 break;
             }
@@ -330,6 +337,9 @@ impl Ismcts {
             self.moves.clear();
             room(&mut self.moves, 32)?;
             g.moves(&mut self.moves)?;
+            if at_root {
+                same_moves(&self.moves, &self.root_moves)?;
+            }
             if self.moves.is_empty() {
                 return Err(GameError::NoMovesNotOver);
             }

@@ -145,27 +145,28 @@ pub fn sample_seed(seed: u64, i: usize) -> u64 {
     Rng::new(seed.wrapping_add(i as u64)).next_u64()
 }
 
-/// `pimc.samples` copies of `game`, each redealt by [`Game::sample`], weighted alike,
-/// each checked by [`check_sample`].
+/// `pimc.samples` copies of `game`, each redealt by [`Game::sample`], weighted alike;
+/// the first checked by [`check_sample`] (each search holds the others to it).
 fn draw<G: Game + Clone>(game: &G, pimc: &PimcOptions) -> Result<Vec<(G, f64)>, GameError> {
     let mut samples = Vec::new();
     room(&mut samples, pimc.samples.max(1))?;
-    let mut position = game.clone();
     for i in 0..pimc.samples.max(1) {
         let mut g = game.clone();
         if !g.sample(sample_seed(pimc.seed, i)) {
             return Err(GameError::NoSample);
         }
-        check_sample(&mut position, &mut g)?;
         samples.push((g, 1.0));
     }
+    check_sample(&mut game.clone(), &mut samples[0].0)?;
     Ok(samples)
 }
 
 /// [`GameError::BadSample`] unless `sample` is a sample of `position`: over only where
 /// the position is, and with the same legal moves at the root (in any order). PIMC
 /// searches every root move in every sample, so a sample with other moves would answer
-/// with a move the position does not have.
+/// with a move the position does not have. The searches take the root's moves from the
+/// first sample and hold every sample to them: a driver checks the first against the
+/// position.
 pub fn check_sample<G: Game, S: Game>(position: &mut G, sample: &mut S) -> Result<(), GameError> {
     if position.outcome().is_some() {
         return Ok(());
