@@ -128,7 +128,7 @@ $(BUILD)/connect4_bench: benches/connect4_bench.c benches/pons_solver.h c_exampl
 	$(CC) -O3 -std=c99 -Wall -Wextra -Iinclude $< -o $@ $(LDLIBS)
 
 header:
-	MM_BLESS=1 $(CARGO) test --test header
+	MM_BLESS=1 $(CARGO) test --test project header::
 
 # Each target runs on its committed corpus (fuzz/corpus/<target>) and adds what it finds;
 # a crash stops the run and leaves the input in fuzz/artifacts/<target>/.
@@ -238,13 +238,13 @@ mctx-bench: lib
 	$(MLENV)/bin/python benches/mctx_bench.py 5
 
 # Every dated sample of the README and docs/ rerun by its command, each of its lines
-# printed again with only its numbers changed (tests/docs.rs): the benchmarks, the
+# printed again with only its numbers changed (tests/c_programs/docs.rs): the benchmarks, the
 # matches and the Python figures, so hours, by hand (after python-test); `cargo test`
 # reruns the samples marked "under a minute".
 samples: examples
 	$(CARGO) build --release --quiet --examples
 	$(CARGO) build --release --quiet --manifest-path benches/peer/Cargo.toml
-	$(CARGO) test --release --test docs -- --ignored every_sample
+	$(CARGO) test --release --test c_programs -- --ignored docs::every_sample
 
 # The tests that run threads, under ThreadSanitizer (nightly; std rebuilt instrumented so
 # that its channels and locks are seen): the table's concurrent stores and probes, and
@@ -253,17 +253,19 @@ samples: examples
 TSAN_TARGET ?= $(shell rustc -vV | sed -n 's/^host: //p')
 tsan:
 	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
-	  --target $(TSAN_TARGET) --target-dir target/tsan --lib --test parallel --test mcts_threads --test mcts_limits --test callbacks
+	  --target $(TSAN_TARGET) --target-dir target/tsan --lib
+	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
+	  --target $(TSAN_TARGET) --target-dir target/tsan --test search -- parallel:: mcts_threads:: mcts_limits:: callbacks::
 	@# Batched MCTS's thread tests but the oracle's 4,520 positions (its others are
 	@# one-thread, and all are long under TSan).
 	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
-	  --target $(TSAN_TARGET) --target-dir target/tsan --test batched -- on_threads a_panic_or_an_error
+	  --target $(TSAN_TARGET) --target-dir target/tsan --test search -- batched::on_threads batched::a_panic_or_an_error
 	@# n-player MCTS on two threads (a tree each, the team's stop flag).
 	RUSTFLAGS=-Zsanitizer=thread TSAN_OPTIONS=halt_on_error=1 $(CARGO) +nightly test -Zbuild-std \
-	  --target $(TSAN_TARGET) --target-dir target/tsan --test maxn_mcts -- two_threads one_seed
+	  --target $(TSAN_TARGET) --target-dir target/tsan --test search -- maxn_mcts::two_threads maxn_mcts::one_seed
 
 # The library's unit tests and the tests that call the C interface from Rust (the game
-# callbacks in tests/callbacks.rs: every search method, tables, threads, chance nodes,
+# callbacks in tests/search/callbacks.rs: every search method, tables, threads, chance nodes,
 # MCTS; the textbook functions, the checked and tree APIs, the panic boundary) under
 # Miri, which reports undefined behaviour in the unsafe code that runs: the C boundary's
 # pointers, buffers and out-parameters, the tables' memory, the shared trees. Isolation
@@ -277,9 +279,13 @@ MIRI_TARGET ?=
 MIRI_FLAGS  := -Zmiri-disable-isolation -Zmiri-ignore-leaks
 miri:
 	MIRIFLAGS="$(MIRI_FLAGS)" $(CARGO) +nightly miri test \
-	  $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) --lib \
-	  --test callbacks --test textbook --test checked_leaves --test trees --test chance_trees \
-	  --test panic_boundary
+	  $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) --lib
+	MIRIFLAGS="$(MIRI_FLAGS)" $(CARGO) +nightly miri test $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) \
+	  --test search -- callbacks:: textbook:: checked_leaves:: chance_trees::
+	MIRIFLAGS="$(MIRI_FLAGS)" $(CARGO) +nightly miri test $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) \
+	  --test c_programs -- trees::
+	MIRIFLAGS="$(MIRI_FLAGS)" $(CARGO) +nightly miri test $(if $(MIRI_TARGET),--target $(MIRI_TARGET)) \
+	  --test project -- panic_boundary::
 
 miri-targets:
 	$(MAKE) miri MIRI_TARGET=s390x-unknown-linux-gnu
@@ -291,14 +297,14 @@ miri-targets:
 # seeded 0 to 15), where `make miri` tries one. About 17 minutes here: run by hand.
 miri-seeds:
 	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=0..16" $(CARGO) +nightly miri test --lib -- concurrent_stores a_thread_that_finds a_growing_node
-	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=0..16" $(CARGO) +nightly miri test --test callbacks -- every_method mcts_proves
+	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=0..16" $(CARGO) +nightly miri test --test search -- callbacks::every_method callbacks::mcts_proves
 
 # Every proof true (issue 49): a million (game, combination of options) pairs of
-# tests/proofs.rs, each proven value checked against a brute force; `cargo test` runs
+# tests/search/proofs.rs, each proven value checked against a brute force; `cargo test` runs
 # 20,000. About 35 minutes here on two cores: run by hand (docs/safety.md has the last).
 PROOF_PAIRS ?= 1000000
 proofs:
-	MM_PROOF_PAIRS=$(PROOF_PAIRS) $(CARGO) test --release --test proofs -- --nocapture shard
+	MM_PROOF_PAIRS=$(PROOF_PAIRS) $(CARGO) test --release --test search -- --nocapture proofs::proven_values_are_true_shard
 
 # ---- install ----
 PREFIX     ?= /usr/local

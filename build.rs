@@ -1,7 +1,7 @@
 //! Gives the shared library its soname and, with the `capi` feature (the C face: cargo-c
 //! builds with it; `make lib` does not), generates the C header into OUT_DIR. Without the
 //! feature, cbindgen is not built at all: a Rust crate that depends on this one gets none
-//! of it. `tests/header.rs` compares the committed `include/minimax.h` with the same
+//! of it. `tests/project/header.rs` compares the committed `include/minimax.h` with the same
 //! recipe (`header.rs`), run from a dev-dependency.
 
 use std::env;

@@ -6,7 +6,7 @@
  * work under his licence, not under the MIT OR Apache-2.0 licence of the rest of this
  * repository. It is used only by the benchmark program (benches/connect4_bench.c, built by
  * `make bench`) as a same-run speed reference, and is never compiled into libminimax.so or
- * libminimax.a: no file under src/ or c_examples/ includes it (tests/licence.rs checks).
+ * libminimax.a: no file under src/ or c_examples/ includes it (tests/project/licence.rs checks).
  *
  * What it is: his dedicated solver (bitboard, non-losing moves, threat ordering, score
  * bounds, a transposition table holding upper and lower bounds, null-window solve),

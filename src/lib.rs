@@ -22,7 +22,7 @@ pub mod search;
 pub mod tree;
 
 // The Rust code blocks of the README and the guides are tested as doctests; the C blocks
-// by tests/docs.rs.
+// by tests/c_programs/docs.rs.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -11,7 +11,7 @@
 
 use minimax::search::{Game, Move};
 
-use crate::game::Position;
+use super::game::Position;
 
 /// A prime number of 8-byte entries: 64 MiB, the engine's table size in the benchmark.
 const SIZE: u64 = 8_388_617;

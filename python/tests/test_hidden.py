@@ -271,7 +271,7 @@ def test_ismcts_searches_the_native_oh_hell():
 
 
 def test_oh_hell_sampling_as_openspiels_plays_the_same_game():
-    # Its samples are checked in tests/oh_hell.rs; here, the option and its rules.
+    # Its samples are checked in tests/search/oh_hell.rs; here, the option and its rules.
     pyspiel = pytest.importorskip("pyspiel")
     spiel = pyspiel.load_game("oh_hell")
     oh_hell_line(spiel.new_initial_state(), OhHell(3, sampling="dealt"), random.Random(8))

@@ -81,7 +81,7 @@ use limits::Plan;
 pub const MAX_PLIES: u32 = value::MAX_PLY;
 
 // The methods are chosen here, and only here: no search module calls another that calls
-// it back (tests/layout.rs).
+// it back (tests/project/layout.rs).
 
 /// Searches `game` from its current position and returns the best move and the value,
 /// on one thread (`opts.threads` is for [`search_parallel`]: asked for more than one here,

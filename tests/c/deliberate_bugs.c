@@ -1,5 +1,5 @@
 /* Bugs on purpose, to show that the sanitizer and valgrind runs catch them
-   (tests/check_mode.rs): a leak, a heap overflow, signed overflow. */
+   (tests/c_programs/check_mode.rs): a leak, a heap overflow, signed overflow. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * library: each side's mean reward is the share of samples it wins, p for heads and
  * 1 - p for tails, so the search names heads for p above one half and tails below. The
  * game's own context is never played on, and every sample is freed. Then a card put
- * down face down (as tests/hidden.rs has it): MAX plays safe (2) or plays on, MIN puts
+ * down face down (as tests/search/hidden.rs has it): MAX plays safe (2) or plays on, MIN puts
  * down card A or B unseen, MAX names one (10 if right, -10 if wrong); worked out by
  * hand, playing on is worth 0 to MAX, so safe is best, which multi-observer ISMCTS (a
  * tree a player, the card one node in MAX's) finds and the single tree (which branches

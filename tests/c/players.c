@@ -1,6 +1,6 @@
 /*
  * Games of more than two players through the C API: mm_maxn_search and
- * mm_paranoid_search on n-player Nim with points (as tests/players.rs has it: take 1 to 3
+ * mm_paranoid_search on n-player Nim with points (as tests/search/players.rs has it: take 1 to 3
  * sticks from a pile, a point a stick, 3 more for the last stick of all, another turn for
  * emptying a pile) against plain max^n and plain paranoid minimax written here; with
  * dice (after each move a chance step: weight 1, the turn goes on; weight 2, the next

@@ -4,7 +4,7 @@
  * each thread must see only its own mm_last_error. Then one search is stopped from another
  * thread through the stop flag and must return promptly with a legal move.
  *
- * Prints a summary line; exits 0 only if everything held. Built and run by tests/threads.rs.
+ * Prints a summary line; exits 0 only if everything held. Built and run by tests/c_programs/threads.rs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>

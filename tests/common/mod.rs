@@ -106,6 +106,10 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Held by the tests that run `make install` or `cargo cinstall`: both write the build
+/// directory's links and `build/minimax.pc`, which two at once in one test binary race on.
+pub static INSTALLING: Mutex<()> = Mutex::new(());
+
 /// The shared library's soname, as build.rs sets it (`libminimax.so.0.4`).
 pub const SONAME: &str = env!("MM_SONAME");
 

@@ -44,7 +44,7 @@ pub fn end_games(n: usize) -> Vec<(String, i32)> {
             .collect();
     }
     println!("Pons' sets not found (set MM_C4_DATA): random end games, the engine's values");
-    let valued = crate::games::valued_positions(n, 28, 34, 21);
+    let valued = super::games::valued_positions(n, 28, 34, 21);
     let side = |(moves, v): (String, i32)| {
         let side = if moves.len() % 2 == 0 { v } else { -v };
         (moves, side)
