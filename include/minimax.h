@@ -16,10 +16,21 @@
 #define MM_VERSION_STRING "0.4.0"
 
 /**
+ * The most players a game may have (`players` in `mm_game`).
+ */
+#define MM_MAX_PLAYERS 8
+
+/**
  * The longest optimal line an `mm_solution` holds: a tree of `2^64` leaves would not fit
  * in memory, so every leaf array's height is below it.
  */
 #define MM_MAX_LINE 64
+
+/**
+ * The largest tree height the textbook functions accept: `2^30` leaves, so that every
+ * leaf index and the leaf count itself fit in an `int`.
+ */
+#define MM_MAX_HEIGHT 30
 
 /**
  * `max_depth` for "until the value is proven".
@@ -40,21 +51,10 @@
 #define MM_MAX_THREADS 256
 
 /**
- * The most players a game may have (`players` in `mm_game`).
- */
-#define MM_MAX_PLAYERS 8
-
-/**
  * A principal variation's entry for a chance step (the outcome is not chosen):
  * `INT64_MIN + 1`.
  */
 #define MM_MOVE_ANY (INT64_MIN + 1)
-
-/**
- * The largest tree height the textbook functions accept: `2^30` leaves, so that every
- * leaf index and the leaf count itself fit in an `int`.
- */
-#define MM_MAX_HEIGHT 30
 
 /**
  * The outcome of a call. `MM_OK` is 0; every other value names one error. Values are
@@ -809,71 +809,95 @@ typedef struct mm_batched_result {
 } mm_batched_result;
 
 /**
- * Two depths to fit: the deep search's value predicted from the shallow one's.
+ * How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
  */
-typedef struct mm_probcut_depths {
-  /**
-   * The depth of the nodes to cut (2 to 63).
-   */
-  uint32_t deep;
-  /**
-   * The depth of the search that predicts theirs (1 to `deep - 1`).
-   */
-  uint32_t shallow;
-} mm_probcut_depths;
+typedef uint32_t mm_mcts_reward;
 
 /**
- * How a fit is calibrated: fill with `mm_calibrate_options_init`, then change what you
- * need. Everything is seeded and bounded by depths and nodes, never the clock: a
- * calibration gives the same fit on every machine.
+ * How `mm_ismcts_search` searches. Fill it with `mm_ismcts_options_init`, then change
+ * what you need.
  */
-typedef struct mm_calibrate_options {
+typedef struct mm_ismcts_options {
   /**
-   * `sizeof(mm_calibrate_options)`, set by `mm_calibrate_options_init`.
+   * `sizeof(mm_ismcts_options)`, set by `mm_ismcts_options_init`.
    */
   size_t struct_size;
   /**
-   * The depth pairs to fit (`pair_count` of them), or NULL for the default pairs up to
-   * `max_depth`: each depth from 3 with the one about half as deep of the same parity.
-   * A pair that cannot be used (depths outside `1 <= shallow < deep <= 63`) is left
-   * out, and so is, at each stage, a pair with fewer than 20 positions' values.
+   * Stop after this many iterations (default 10,000; 0: only the time limit, which
+   * must then be given).
    */
-  const struct mm_probcut_depths *pairs;
+  uint64_t iterations;
   /**
-   * How many pairs `pairs` holds.
+   * Stop after this many microseconds (0, the default: no limit).
    */
-  size_t pair_count;
+  uint64_t time_limit_us;
   /**
-   * The deepest search, for the default pairs (default 10).
+   * Stop when another thread stores a non-zero value here (NULL: no flag).
    */
-  uint32_t max_depth;
+  const int32_t *stop;
   /**
-   * Self-play games (default 8), for `mm_probcut_calibrate`.
+   * UCB's exploration constant, for rewards in [0, 1] (default 0.7).
    */
-  uint32_t games;
+  double exploration;
   /**
-   * Random plies at the start of each self-play game (default 6), seeded.
+   * `MM_MCTS_REWARD_SIGN` (the default: the top scorers share a reward of 1) or
+   * `MM_MCTS_REWARD_SCALED` (each score scaled by the game's bounds: `player_bounds`,
+   * or `bounds` for two players).
    */
-  uint32_t random_plies;
+  mm_mcts_reward reward;
   /**
-   * The most plies of a self-play game after its random ones (default 200).
-   */
-  uint32_t max_plies;
-  /**
-   * The random plies' seed (default 1).
+   * The seed of the samples and playouts: the same seed, the same search (default 0).
    */
   uint64_t seed;
   /**
-   * The most nodes one position's search may visit (default 0: no limit); a search
-   * stopped by it gives the depths it completed.
+   * The most nodes the tree holds; past it, iterations add none (default 1,048,576).
    */
-  uint64_t node_limit;
+  uint64_t max_nodes;
   /**
-   * The table's size for each position's search, emptied between positions (default
-   * 16 MiB).
+   * The most moves a position has: the room the `moves` callback gets (default 256).
    */
-  size_t table_bytes;
-} mm_calibrate_options;
+  size_t max_moves;
+  /**
+   * Multi-observer ISMCTS: a tree a player, moves as the game's `observed_move` shows
+   * them to each (default false: one tree, every move seen by every player).
+   */
+  bool multi_observer;
+} mm_ismcts_options;
+
+/**
+ * What `mm_ismcts_search` found. Rewards are the root mover's, in [0, 1].
+ */
+typedef struct mm_ismcts_result {
+  /**
+   * False when the game is over.
+   */
+  bool has_move;
+  /**
+   * The most visited move at the root.
+   */
+  int64_t best_move;
+  /**
+   * Its mean reward.
+   */
+  double value;
+  /**
+   * Iterations through it.
+   */
+  uint64_t visits;
+  /**
+   * Iterations made.
+   */
+  uint64_t iterations;
+  /**
+   * Nodes in the tree.
+   */
+  uint64_t nodes;
+} mm_ismcts_result;
+
+/**
+ * How PIMC combines the samples' values (`combine` in `mm_pimc_options`).
+ */
+typedef uint32_t mm_pimc_combine;
 
 /**
  * A search method for `mm_search`: one of the `MM_SEARCH_*` values.
@@ -1104,177 +1128,88 @@ typedef struct mm_search_options {
 } mm_search_options;
 
 /**
- * What a calibration saw.
+ * How `mm_pimc_search` searches. Fill it with `mm_pimc_options_init`, then change what
+ * you need.
  */
-typedef struct mm_calibration {
+typedef struct mm_pimc_options {
   /**
-   * Positions searched.
-   */
-  uint32_t positions;
-  /**
-   * Of them, those whose values were used (a position whose search proved its value
-   * is left out).
-   */
-  uint32_t used;
-} mm_calibration;
-
-/**
- * How final scores become rewards in MCTS: one of the `MM_MCTS_REWARD_*` values.
- */
-typedef uint32_t mm_mcts_reward;
-
-/**
- * How `mm_ismcts_search` searches. Fill it with `mm_ismcts_options_init`, then change
- * what you need.
- */
-typedef struct mm_ismcts_options {
-  /**
-   * `sizeof(mm_ismcts_options)`, set by `mm_ismcts_options_init`.
+   * `sizeof(mm_pimc_options)`, set by `mm_pimc_options_init`.
    */
   size_t struct_size;
   /**
-   * Stop after this many iterations (default 10,000; 0: only the time limit, which
-   * must then be given).
+   * Samples drawn (default 20; at least 1).
    */
-  uint64_t iterations;
+  uint32_t samples;
   /**
-   * Stop after this many microseconds (0, the default: no limit).
+   * Threads the samples are spread over (default 1): the answer is one thread's.
    */
-  uint64_t time_limit_us;
+  uint32_t threads;
   /**
-   * Stop when another thread stores a non-zero value here (NULL: no flag).
-   */
-  const int32_t *stop;
-  /**
-   * UCB's exploration constant, for rewards in [0, 1] (default 0.7).
-   */
-  double exploration;
-  /**
-   * `MM_MCTS_REWARD_SIGN` (the default: the top scorers share a reward of 1) or
-   * `MM_MCTS_REWARD_SCALED` (each score scaled by the game's bounds: `player_bounds`,
-   * or `bounds` for two players).
-   */
-  mm_mcts_reward reward;
-  /**
-   * The seed of the samples and playouts: the same seed, the same search (default 0).
+   * Sample `i` is drawn with a seed made from this and `i` (default 0): the same
+   * seed, the same samples.
    */
   uint64_t seed;
   /**
-   * The most nodes the tree holds; past it, iterations add none (default 1,048,576).
+   * `MM_PIMC_MEAN` (the default) or `MM_PIMC_VOTES`.
    */
-  uint64_t max_nodes;
+  mm_pimc_combine combine;
   /**
-   * The most moves a position has: the room the `moves` callback gets (default 256).
+   * Each root move's search in each sample (NULL: `mm_search_options_init`'s
+   * defaults): its method, depth, limits (a search's own), table size and
+   * enhancements; `max_at_root` says whether MAX moves at the root for a game without
+   * `max_to_move`. Its `threads` must be 1 and its `table` NULL (each search has a
+   * table of its own), else `MM_ERR_BAD_OPTIONS`; its `progress` is not called.
    */
-  size_t max_moves;
-  /**
-   * Multi-observer ISMCTS: a tree a player, moves as the game's `observed_move` shows
-   * them to each (default false: one tree, every move seen by every player).
-   */
-  bool multi_observer;
-} mm_ismcts_options;
+  const struct mm_search_options *search;
+} mm_pimc_options;
 
 /**
- * What `mm_ismcts_search` found. Rewards are the root mover's, in [0, 1].
+ * What `mm_pimc_search` found. Values are in MAX's view.
  */
-typedef struct mm_ismcts_result {
+typedef struct mm_pimc_result {
   /**
    * False when the game is over.
    */
   bool has_move;
   /**
-   * The most visited move at the root.
+   * The move chosen.
    */
   int64_t best_move;
   /**
-   * Its mean reward.
+   * Its mean value over the samples.
    */
   double value;
   /**
-   * Iterations through it.
+   * Whether every search was exact (each child's value proven).
    */
-  uint64_t visits;
+  bool proven;
   /**
-   * Iterations made.
-   */
-  uint64_t iterations;
-  /**
-   * Nodes in the tree.
-   */
-  uint64_t nodes;
-} mm_ismcts_result;
-
-/**
- * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
- */
-typedef uint32_t mm_algorithm;
-
-/**
- * What a search did.
- */
-typedef struct mm_stats {
-  /**
-   * Nodes entered, the root and the leaves included.
+   * Positions visited, over every search.
    */
   uint64_t nodes;
   /**
-   * Leaves whose value was read.
+   * The root's moves (as many as `moves_cap` are written to `moves`).
    */
-  uint64_t leaves;
-  /**
-   * Inner nodes left before their last child because `beta <= alpha`.
-   */
-  uint64_t cutoffs;
-} mm_stats;
+  uint64_t move_count;
+} mm_pimc_result;
 
 /**
- * The answer to a solved tree.
+ * A root move's figures over the samples.
  */
-typedef struct mm_solution {
+typedef struct mm_pimc_move {
   /**
-   * The minimax value of the root.
+   * The move.
    */
-  int32_t value;
+  int64_t mv;
   /**
-   * The index of the leaf reached when both sides play optimally (the leftmost on ties).
+   * Its mean value over the samples, in MAX's view.
    */
-  size_t best_leaf;
+  double mean;
   /**
-   * How many entries of `line` are used: the tree's height.
+   * The samples in which it was best (a tie's vote split).
    */
-  size_t line_len;
-  /**
-   * The optimal line: the child index (0 = leftmost) chosen at each level, root first.
-   */
-  size_t line[MM_MAX_LINE];
-  /**
-   * What the search did.
-   */
-  struct mm_stats stats;
-} mm_solution;
-
-/**
- * The answer to a tree with chance nodes.
- */
-typedef struct mm_chance_solution {
-  /**
-   * The expected value of the root, MAX's view.
-   */
-  double value;
-  /**
-   * How many moves the optimal line has, up to the first chance node (where the next
-   * step is drawn, not chosen); written to the caller's line buffer.
-   */
-  size_t line_len;
-  /**
-   * What the search did.
-   */
-  struct mm_stats stats;
-  /**
-   * How many nodes the search never entered (pruned, or below a pruned node).
-   */
-  size_t pruned;
-} mm_chance_solution;
+  double votes;
+} mm_pimc_move;
 
 /**
  * A progress report of an MCTS search.
@@ -1494,95 +1429,6 @@ typedef struct mm_mcts_move {
    */
   double proven_reward;
 } mm_mcts_move;
-
-/**
- * How PIMC combines the samples' values (`combine` in `mm_pimc_options`).
- */
-typedef uint32_t mm_pimc_combine;
-
-/**
- * How `mm_pimc_search` searches. Fill it with `mm_pimc_options_init`, then change what
- * you need.
- */
-typedef struct mm_pimc_options {
-  /**
-   * `sizeof(mm_pimc_options)`, set by `mm_pimc_options_init`.
-   */
-  size_t struct_size;
-  /**
-   * Samples drawn (default 20; at least 1).
-   */
-  uint32_t samples;
-  /**
-   * Threads the samples are spread over (default 1): the answer is one thread's.
-   */
-  uint32_t threads;
-  /**
-   * Sample `i` is drawn with a seed made from this and `i` (default 0): the same
-   * seed, the same samples.
-   */
-  uint64_t seed;
-  /**
-   * `MM_PIMC_MEAN` (the default) or `MM_PIMC_VOTES`.
-   */
-  mm_pimc_combine combine;
-  /**
-   * Each root move's search in each sample (NULL: `mm_search_options_init`'s
-   * defaults): its method, depth, limits (a search's own), table size and
-   * enhancements; `max_at_root` says whether MAX moves at the root for a game without
-   * `max_to_move`. Its `threads` must be 1 and its `table` NULL (each search has a
-   * table of its own), else `MM_ERR_BAD_OPTIONS`; its `progress` is not called.
-   */
-  const struct mm_search_options *search;
-} mm_pimc_options;
-
-/**
- * What `mm_pimc_search` found. Values are in MAX's view.
- */
-typedef struct mm_pimc_result {
-  /**
-   * False when the game is over.
-   */
-  bool has_move;
-  /**
-   * The move chosen.
-   */
-  int64_t best_move;
-  /**
-   * Its mean value over the samples.
-   */
-  double value;
-  /**
-   * Whether every search was exact (each child's value proven).
-   */
-  bool proven;
-  /**
-   * Positions visited, over every search.
-   */
-  uint64_t nodes;
-  /**
-   * The root's moves (as many as `moves_cap` are written to `moves`).
-   */
-  uint64_t move_count;
-} mm_pimc_result;
-
-/**
- * A root move's figures over the samples.
- */
-typedef struct mm_pimc_move {
-  /**
-   * The move.
-   */
-  int64_t mv;
-  /**
-   * Its mean value over the samples, in MAX's view.
-   */
-  double mean;
-  /**
-   * The samples in which it was best (a tie's vote split).
-   */
-  double votes;
-} mm_pimc_move;
 
 /**
  * How `mm_maxn_search` searches. Fill it with `mm_maxn_options_init`, then change what
@@ -1900,40 +1746,76 @@ typedef struct mm_maxn_mcts_result {
 } mm_maxn_mcts_result;
 
 /**
- * One pair of a fit: at stage `stage`, `v_deep ≈ a * v_shallow + b`, with an error of
- * standard deviation `sigma` (score units), fitted on `samples` positions (0 for a
- * pair made by hand).
+ * An algorithm choice for the checked API: one of the `MM_ALGORITHM_*` values.
  */
-typedef struct mm_probcut_pair {
+typedef uint32_t mm_algorithm;
+
+/**
+ * What a search did.
+ */
+typedef struct mm_stats {
   /**
-   * The stage of the game (the game's `stage` callback) the pair is for.
+   * Nodes entered, the root and the leaves included.
    */
-  uint32_t stage;
+  uint64_t nodes;
   /**
-   * The depth of the nodes the pair cuts (2 to 63).
+   * Leaves whose value was read.
    */
-  uint32_t deep;
+  uint64_t leaves;
   /**
-   * The depth of the search that predicts theirs (1 to `deep - 1`).
+   * Inner nodes left before their last child because `beta <= alpha`.
    */
-  uint32_t shallow;
+  uint64_t cutoffs;
+} mm_stats;
+
+/**
+ * The answer to a solved tree.
+ */
+typedef struct mm_solution {
   /**
-   * The positions the pair was fitted on.
+   * The minimax value of the root.
    */
-  uint32_t samples;
+  int32_t value;
   /**
-   * The slope of the prediction (finite, above 0).
+   * The index of the leaf reached when both sides play optimally (the leftmost on ties).
    */
-  double a;
+  size_t best_leaf;
   /**
-   * Its offset (finite).
+   * How many entries of `line` are used: the tree's height.
    */
-  double b;
+  size_t line_len;
   /**
-   * The standard deviation of its error (finite, at least 0).
+   * The optimal line: the child index (0 = leftmost) chosen at each level, root first.
    */
-  double sigma;
-} mm_probcut_pair;
+  size_t line[MM_MAX_LINE];
+  /**
+   * What the search did.
+   */
+  struct mm_stats stats;
+} mm_solution;
+
+/**
+ * The answer to a tree with chance nodes.
+ */
+typedef struct mm_chance_solution {
+  /**
+   * The expected value of the root, MAX's view.
+   */
+  double value;
+  /**
+   * How many moves the optimal line has, up to the first chance node (where the next
+   * step is drawn, not chosen); written to the caller's line buffer.
+   */
+  size_t line_len;
+  /**
+   * What the search did.
+   */
+  struct mm_stats stats;
+  /**
+   * How many nodes the search never entered (pruned, or below a pruned node).
+   */
+  size_t pruned;
+} mm_chance_solution;
 
 /**
  * Where and why a text failed to parse.
@@ -2002,6 +1884,124 @@ typedef struct mm_tree_solution {
 } mm_tree_solution;
 
 /**
+ * Two depths to fit: the deep search's value predicted from the shallow one's.
+ */
+typedef struct mm_probcut_depths {
+  /**
+   * The depth of the nodes to cut (2 to 63).
+   */
+  uint32_t deep;
+  /**
+   * The depth of the search that predicts theirs (1 to `deep - 1`).
+   */
+  uint32_t shallow;
+} mm_probcut_depths;
+
+/**
+ * How a fit is calibrated: fill with `mm_calibrate_options_init`, then change what you
+ * need. Everything is seeded and bounded by depths and nodes, never the clock: a
+ * calibration gives the same fit on every machine.
+ */
+typedef struct mm_calibrate_options {
+  /**
+   * `sizeof(mm_calibrate_options)`, set by `mm_calibrate_options_init`.
+   */
+  size_t struct_size;
+  /**
+   * The depth pairs to fit (`pair_count` of them), or NULL for the default pairs up to
+   * `max_depth`: each depth from 3 with the one about half as deep of the same parity.
+   * A pair that cannot be used (depths outside `1 <= shallow < deep <= 63`) is left
+   * out, and so is, at each stage, a pair with fewer than 20 positions' values.
+   */
+  const struct mm_probcut_depths *pairs;
+  /**
+   * How many pairs `pairs` holds.
+   */
+  size_t pair_count;
+  /**
+   * The deepest search, for the default pairs (default 10).
+   */
+  uint32_t max_depth;
+  /**
+   * Self-play games (default 8), for `mm_probcut_calibrate`.
+   */
+  uint32_t games;
+  /**
+   * Random plies at the start of each self-play game (default 6), seeded.
+   */
+  uint32_t random_plies;
+  /**
+   * The most plies of a self-play game after its random ones (default 200).
+   */
+  uint32_t max_plies;
+  /**
+   * The random plies' seed (default 1).
+   */
+  uint64_t seed;
+  /**
+   * The most nodes one position's search may visit (default 0: no limit); a search
+   * stopped by it gives the depths it completed.
+   */
+  uint64_t node_limit;
+  /**
+   * The table's size for each position's search, emptied between positions (default
+   * 16 MiB).
+   */
+  size_t table_bytes;
+} mm_calibrate_options;
+
+/**
+ * What a calibration saw.
+ */
+typedef struct mm_calibration {
+  /**
+   * Positions searched.
+   */
+  uint32_t positions;
+  /**
+   * Of them, those whose values were used (a position whose search proved its value
+   * is left out).
+   */
+  uint32_t used;
+} mm_calibration;
+
+/**
+ * One pair of a fit: at stage `stage`, `v_deep ≈ a * v_shallow + b`, with an error of
+ * standard deviation `sigma` (score units), fitted on `samples` positions (0 for a
+ * pair made by hand).
+ */
+typedef struct mm_probcut_pair {
+  /**
+   * The stage of the game (the game's `stage` callback) the pair is for.
+   */
+  uint32_t stage;
+  /**
+   * The depth of the nodes the pair cuts (2 to 63).
+   */
+  uint32_t deep;
+  /**
+   * The depth of the search that predicts theirs (1 to `deep - 1`).
+   */
+  uint32_t shallow;
+  /**
+   * The positions the pair was fitted on.
+   */
+  uint32_t samples;
+  /**
+   * The slope of the prediction (finite, above 0).
+   */
+  double a;
+  /**
+   * Its offset (finite).
+   */
+  double b;
+  /**
+   * The standard deviation of its error (finite, at least 0).
+   */
+  double sigma;
+} mm_probcut_pair;
+
+/**
  * PUCT, as every node (with Dirichlet noise when `noise_fraction` is above 0).
  */
 #define MM_BATCHED_ROOT_PUCT 0
@@ -2013,14 +2013,14 @@ typedef struct mm_tree_solution {
 #define MM_BATCHED_ROOT_GUMBEL 1
 
 /**
- * Scores are MAX's view, whoever is to move (the default).
+ * The move with the best mean value over the samples.
  */
-#define MM_SCORES_MAX_VIEW 0
+#define MM_PIMC_MEAN 0
 
 /**
- * Scores are the side to move's view (negamax): high is good for the side to move.
+ * The move the most samples rank first (a tie's vote split), then the best mean.
  */
-#define MM_SCORES_SIDE_TO_MOVE 1
+#define MM_PIMC_VOTES 1
 
 /**
  * Plain minimax: visits every node (the teaching reference).
@@ -2061,16 +2061,14 @@ typedef struct mm_tree_solution {
 #define MM_ALGORITHM_STAR2 5
 
 /**
- * The score's sign: a win 1, a draw 0.5, a loss 0 (MCTS-Solver proves wins, draws and
- * losses). A cut-off playout's evaluation `e` gives `1 / (1 + exp(-e / eval_scale))`.
+ * Scores are MAX's view, whoever is to move (the default).
  */
-#define MM_MCTS_REWARD_SIGN 0
+#define MM_SCORES_MAX_VIEW 0
 
 /**
- * The score scaled into [0, 1] by the game's `bounds` (needed, else
- * `MM_ERR_NEEDS_BOUNDS`); proofs are then exact scores.
+ * Scores are the side to move's view (negamax): high is good for the side to move.
  */
-#define MM_MCTS_REWARD_SCALED 1
+#define MM_SCORES_SIDE_TO_MOVE 1
 
 /**
  * Plain minimax: prunes nothing, no table; the teaching reference.
@@ -2109,16 +2107,6 @@ typedef struct mm_tree_solution {
  * a chance node early. Needs bounds as Star1 does.
  */
 #define MM_SEARCH_STAR2 6
-
-/**
- * The move with the best mean value over the samples.
- */
-#define MM_PIMC_MEAN 0
-
-/**
- * The move the most samples rank first (a tie's vote split), then the best mean.
- */
-#define MM_PIMC_VOTES 1
 
 /**
  * As many threads searched as were asked for (or one was asked for).
@@ -2171,6 +2159,18 @@ typedef struct mm_tree_solution {
  * rounded to the nearest integer.
  */
 #define MM_VALUE_EXPECTED 1
+
+/**
+ * The score's sign: a win 1, a draw 0.5, a loss 0 (MCTS-Solver proves wins, draws and
+ * losses). A cut-off playout's evaluation `e` gives `1 / (1 + exp(-e / eval_scale))`.
+ */
+#define MM_MCTS_REWARD_SIGN 0
+
+/**
+ * The score scaled into [0, 1] by the game's `bounds` (needed, else
+ * `MM_ERR_NEEDS_BOUNDS`); proofs are then exact scores.
+ */
+#define MM_MCTS_REWARD_SCALED 1
 
 
 
@@ -2261,87 +2261,6 @@ enum mm_status mm_batched_advance(struct mm_batched *batched, size_t game, int64
 void mm_batched_free(struct mm_batched *batched);
 
 /**
- * The status of the last `minimax` or `alphabeta` call on this thread: `MM_OK` after a
- * successful call, otherwise the reason it returned 0. Each thread has its own.
- */
-enum mm_status mm_last_error(void);
-
-/**
- * Fills `*options`, a struct of `size` bytes (`sizeof(mm_calibrate_options)` where the
- * caller was compiled), with that size and the defaults; the header's
- * `mm_calibrate_options_init(options)` macro passes the size. A larger size gets zeros
- * past this version's fields; any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing
- * is written.
- *
- * # Safety
- * `options` must point to `size` writable bytes, aligned for `mm_calibrate_options`.
- */
-enum mm_status mm_calibrate_options_init_sized(struct mm_calibrate_options *options, size_t size);
-
-/**
- * Calibrates a fit by the engine's self-play from the game's current position, which
- * is left as it was: `games` games, each `random_plies` seeded random plies then the
- * moves the calibration's searches choose, until the game ends or a search proves its
- * result. Each position is searched with deepening to the deepest depth the pairs need,
- * each completed iteration's value a sample of that depth, as `search` says (NULL: the
- * defaults): its method (alpha-beta, or PVS for any other), its enhancements,
- * `max_moves`, and `max_at_root` for a game without `max_to_move` (who moves first;
- * turns then alternate) (its limits, table, threads and callbacks are not used). Its `stop` flag
- * ends the calibration early, with `MM_OK` and the fit of the positions searched
- * before it was set. The fit is a
- * least-squares line per stage (the game's `stage`) and pair, after values far from
- * the others are dropped, with `t` 1.5; set another with `mm_probcut_set_confidence`.
- * On `MM_OK` writes the new fit to `*out` and, if `report` is not NULL, what the
- * calibration saw. A game of more than two players is `MM_ERR_NOT_TWO_PLAYERS`; a
- * misbehaving game gets `MM_ERR_GAME_*`, as in `mm_search`.
- *
- * # Safety
- * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
- * `search` and `options` NULL or from their init macros (`options->pairs` holding
- * `pair_count` pairs, `search->stop` NULL or valid during the call and only written
- * atomically); `out` writable; `report` NULL or writable.
- */
-enum mm_status mm_probcut_calibrate(const struct mm_game *game,
-                                    const struct mm_search_options *search,
-                                    const struct mm_calibrate_options *options,
-                                    struct mm_probcut **out,
-                                    struct mm_calibration *report);
-
-/**
- * Calibrates a fit from the program's own positions: `games[0 .. count]`, each a game
- * in the position to sample (a position already over is skipped), left as it was.
- * Searched and fitted as in `mm_probcut_calibrate` (`options`' self-play fields are not
- * used).
- *
- * # Safety
- * `games` must hold `count` pointers to valid `mm_game`s, as for
- * `mm_probcut_calibrate`; the rest as there.
- */
-enum mm_status mm_probcut_calibrate_positions(const struct mm_game *const *games,
-                                              size_t count,
-                                              const struct mm_search_options *search,
-                                              const struct mm_calibrate_options *options,
-                                              struct mm_probcut **out,
-                                              struct mm_calibration *report);
-
-/**
- * Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
- * compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
- * after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
- * program that does not use the header (a binding from another language) passes its
- * struct's size itself. A size of an older version (80, 96, 112, 120, 184 or 208 bytes: before
- * the copy callbacks, the chance callbacks, `score_view`, `priors`, `information_key`) gets that version's
- * fields and nothing past them; a larger
- * size gets zeros past this version's fields. Any other size is
- * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
- *
- * # Safety
- * `game` must point to `size` writable bytes, aligned for `mm_game`.
- */
-enum mm_status mm_game_init_sized(struct mm_game *game,
-                                  size_t size);
-
-/**
  * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
  * header's `mm_ismcts_options_init(options)` passes `sizeof`). A smaller size is
  * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
@@ -2377,48 +2296,44 @@ enum mm_status mm_ismcts_search(const struct mm_game *game,
                                 struct mm_ismcts_result *out);
 
 /**
- * Solves the complete tree whose `count` leaves are `leaves` (leftmost first), where
- * every inner node has `branching` children and MAX moves at the root if `max_at_root`.
- * `count` must be `branching^h` for some `h >= 0`; 1 means the root is a leaf.
- *
- * Returns `MM_OK` and fills `*out`, or an error status and leaves `*out` untouched:
- * `MM_ERR_NULL_ARGUMENT`, `MM_ERR_BRANCHING_TOO_SMALL` (0 or 1), `MM_ERR_NO_LEAVES`,
- * `MM_ERR_LEAF_COUNT_NOT_A_POWER`, `MM_ERR_TOO_MANY_LEAVES`, `MM_ERR_UNKNOWN_ALGORITHM`,
- * `MM_ERR_CHANCE_ALGORITHM` (for expected values, see `mm_expectimax_leaves`).
+ * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
+ * header's `mm_pimc_options_init(options)` passes `sizeof`). A smaller size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
  *
  * # Safety
- * `leaves` must point to `count` readable `int32_t`s, and `out` to a writable
- * `mm_solution`.
+ * `options` must point to `size` writable bytes, aligned for `mm_pimc_options`.
  */
-enum mm_status mm_solve_leaves(const int32_t *leaves,
-                               size_t count,
-                               size_t branching,
-                               bool max_at_root,
-                               mm_algorithm algorithm,
-                               struct mm_solution *out);
+enum mm_status mm_pimc_options_init_sized(struct mm_pimc_options *options, size_t size);
 
 /**
- * Solves the complete tree of a leaf array (as `mm_solve_leaves` takes it) with every
- * MIN level turned into a chance level of equal weights: MAX, chance, MAX, ... from a
- * MAX root (chance, MIN, chance, ... from a MIN root), by `MM_ALGORITHM_EXPECTIMAX`,
- * `STAR1` or `STAR2` (another algorithm gets `MM_ERR_UNKNOWN_ALGORITHM`). On `MM_OK`
- * fills `*out` and, if `line` is not NULL, writes the optimal line's child positions
- * (0 = leftmost) up to the first chance level; `line_cap` must then be at least the
- * tree's height, else `MM_ERR_BUFFER_TOO_SMALL`. Other errors as for `mm_solve_leaves`.
- * Nothing is written on an error.
+ * Perfect-information Monte Carlo (Levy; Ginsberg's GIB) for a two-player game with
+ * hidden information: `samples` positions from the game's `sample` callback (each freed
+ * by `free_context` after), every root move of each searched as if nothing were hidden
+ * with `options->search`, the move chosen by `combine`. `options` may be NULL for the
+ * defaults. On `MM_OK` fills `*out` and the first `moves_cap` root moves into `moves`
+ * (NULL when `moves_cap` is 0), in the game's order. A game without `sample`, or whose
+ * `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; a sample with other legal moves at
+ * the root than the position's, or over where it is not, `MM_ERR_GAME_BAD_SAMPLE`;
+ * `sample` without `free_context`
+ * `MM_ERR_SAMPLE_WITHOUT_FREE`; more than two players `MM_ERR_NOT_TWO_PLAYERS`; bad
+ * options `MM_ERR_BAD_OPTIONS` (0 samples, an unknown `combine`, a search's threads or
+ * table) or `MM_ERR_TOO_MANY_THREADS`; other broken contracts `MM_ERR_GAME_*`, and
+ * nothing is written. The game's own context is never played on.
  *
  * # Safety
- * `leaves` must hold `count` values; `out` must be writable; `line`, if not NULL,
- * `line_cap` writable entries.
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context
+ * and with the samples' contexts (from more than one thread when `threads` is more than
+ * 1, one context a thread at a time); `options` (if not NULL) to options from
+ * `mm_pimc_options_init`, whose `search` (if not NULL) points to options from
+ * `mm_search_options_init` whose `stop` (if not NULL) stays valid and is only written
+ * atomically and whose `probcut` (if not NULL) is a live fit that nothing changes during
+ * the call; `out` must be writable, and `moves` hold `moves_cap` entries.
  */
-enum mm_status mm_expectimax_leaves(const int32_t *leaves,
-                                    size_t count,
-                                    size_t branching,
-                                    bool max_at_root,
-                                    mm_algorithm algorithm,
-                                    struct mm_chance_solution *out,
-                                    size_t *line,
-                                    size_t line_cap);
+enum mm_status mm_pimc_search(const struct mm_game *game,
+                              const struct mm_pimc_options *options,
+                              struct mm_pimc_result *out,
+                              struct mm_pimc_move *moves,
+                              size_t moves_cap);
 
 /**
  * Fills `*options`, a struct of `size` bytes (`sizeof(mm_mcts_options)` where the caller
@@ -2494,61 +2409,6 @@ enum mm_status mm_mcts_clear(struct mm_mcts *mcts);
  * `mcts` must be NULL or a live object from `mm_mcts_new`, not freed before.
  */
 void mm_mcts_free(struct mm_mcts *mcts);
-
-/**
- * Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
- * caller was compiled), with that size and the defaults. The header's
- * `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
- * A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
- * `table_frontier`; 112: before `enhanced_transposition_cutoffs`) gets
- * that version's fields only; a larger size gets zeros past
- * this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
- * written.
- *
- * # Safety
- * `options` must point to `size` writable bytes, aligned for `mm_search_options`.
- */
-enum mm_status mm_search_options_init_sized(struct mm_search_options *options, size_t size);
-
-/**
- * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
- * header's `mm_pimc_options_init(options)` passes `sizeof`). A smaller size is
- * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
- *
- * # Safety
- * `options` must point to `size` writable bytes, aligned for `mm_pimc_options`.
- */
-enum mm_status mm_pimc_options_init_sized(struct mm_pimc_options *options, size_t size);
-
-/**
- * Perfect-information Monte Carlo (Levy; Ginsberg's GIB) for a two-player game with
- * hidden information: `samples` positions from the game's `sample` callback (each freed
- * by `free_context` after), every root move of each searched as if nothing were hidden
- * with `options->search`, the move chosen by `combine`. `options` may be NULL for the
- * defaults. On `MM_OK` fills `*out` and the first `moves_cap` root moves into `moves`
- * (NULL when `moves_cap` is 0), in the game's order. A game without `sample`, or whose
- * `sample` gives NULL, is `MM_ERR_GAME_NO_SAMPLE`; a sample with other legal moves at
- * the root than the position's, or over where it is not, `MM_ERR_GAME_BAD_SAMPLE`;
- * `sample` without `free_context`
- * `MM_ERR_SAMPLE_WITHOUT_FREE`; more than two players `MM_ERR_NOT_TWO_PLAYERS`; bad
- * options `MM_ERR_BAD_OPTIONS` (0 samples, an unknown `combine`, a search's threads or
- * table) or `MM_ERR_TOO_MANY_THREADS`; other broken contracts `MM_ERR_GAME_*`, and
- * nothing is written. The game's own context is never played on.
- *
- * # Safety
- * `game` must point to a valid `mm_game` whose callbacks may be called with its context
- * and with the samples' contexts (from more than one thread when `threads` is more than
- * 1, one context a thread at a time); `options` (if not NULL) to options from
- * `mm_pimc_options_init`, whose `search` (if not NULL) points to options from
- * `mm_search_options_init` whose `stop` (if not NULL) stays valid and is only written
- * atomically and whose `probcut` (if not NULL) is a live fit that nothing changes during
- * the call; `out` must be writable, and `moves` hold `moves_cap` entries.
- */
-enum mm_status mm_pimc_search(const struct mm_game *game,
-                              const struct mm_pimc_options *options,
-                              struct mm_pimc_result *out,
-                              struct mm_pimc_move *moves,
-                              size_t moves_cap);
 
 /**
  * Fills `*options`, a struct of `size` bytes, with that size and the defaults (the
@@ -2649,172 +2509,48 @@ enum mm_status mm_maxn_mcts_search(const struct mm_game *game,
                                    struct mm_maxn_mcts_result *out);
 
 /**
- * Makes an empty fit (no pairs; `t` 1.5), for pairs added with `mm_probcut_add`.
+ * Solves the complete tree whose `count` leaves are `leaves` (leftmost first), where
+ * every inner node has `branching` children and MAX moves at the root if `max_at_root`.
+ * `count` must be `branching^h` for some `h >= 0`; 1 means the root is a leaf.
+ *
+ * Returns `MM_OK` and fills `*out`, or an error status and leaves `*out` untouched:
+ * `MM_ERR_NULL_ARGUMENT`, `MM_ERR_BRANCHING_TOO_SMALL` (0 or 1), `MM_ERR_NO_LEAVES`,
+ * `MM_ERR_LEAF_COUNT_NOT_A_POWER`, `MM_ERR_TOO_MANY_LEAVES`, `MM_ERR_UNKNOWN_ALGORITHM`,
+ * `MM_ERR_CHANCE_ALGORITHM` (for expected values, see `mm_expectimax_leaves`).
  *
  * # Safety
- * `out` must be writable.
+ * `leaves` must point to `count` readable `int32_t`s, and `out` to a writable
+ * `mm_solution`.
  */
-enum mm_status mm_probcut_new(struct mm_probcut **out);
+enum mm_status mm_solve_leaves(const int32_t *leaves,
+                               size_t count,
+                               size_t branching,
+                               bool max_at_root,
+                               mm_algorithm algorithm,
+                               struct mm_solution *out);
 
 /**
- * Adds a pair to a fit, in its place (pairs are kept by stage, deep then shallow depth).
- * `MM_ERR_PROBCUT_BAD_PAIR` for a pair that cannot be used,
- * `MM_ERR_PROBCUT_DUPLICATE_PAIR` for a second pair of the same stage and depths,
- * `MM_ERR_PROBCUT_TOO_MANY_PAIRS` past 96; the fit is then unchanged.
+ * Solves the complete tree of a leaf array (as `mm_solve_leaves` takes it) with every
+ * MIN level turned into a chance level of equal weights: MAX, chance, MAX, ... from a
+ * MAX root (chance, MIN, chance, ... from a MIN root), by `MM_ALGORITHM_EXPECTIMAX`,
+ * `STAR1` or `STAR2` (another algorithm gets `MM_ERR_UNKNOWN_ALGORITHM`). On `MM_OK`
+ * fills `*out` and, if `line` is not NULL, writes the optimal line's child positions
+ * (0 = leftmost) up to the first chance level; `line_cap` must then be at least the
+ * tree's height, else `MM_ERR_BUFFER_TOO_SMALL`. Other errors as for `mm_solve_leaves`.
+ * Nothing is written on an error.
  *
  * # Safety
- * `fit` must be a live fit that no search is reading; `pair` must be readable.
+ * `leaves` must hold `count` values; `out` must be writable; `line`, if not NULL,
+ * `line_cap` writable entries.
  */
-enum mm_status mm_probcut_add(struct mm_probcut *fit, const struct mm_probcut_pair *pair);
-
-/**
- * Writes the fit's pairs to `pairs[0 .. *count]`, by stage, deep then shallow depth.
- * `*count` always receives how many there are; if `pairs` is NULL or `cap` is smaller,
- * returns `MM_ERR_BUFFER_TOO_SMALL` and writes no pair.
- *
- * # Safety
- * `fit` must be a live fit; `pairs` (if not NULL) must have `cap` writable entries;
- * `count` must be writable.
- */
-enum mm_status mm_probcut_pairs(const struct mm_probcut *fit,
-                                struct mm_probcut_pair *pairs,
-                                size_t cap,
-                                size_t *count);
-
-/**
- * The fit's confidence `t`, in `*t`: how many sigmas past the window a shallow search's
- * bound is put (more cuts less, and less wrongly).
- *
- * # Safety
- * `fit` must be a live fit; `t` must be writable.
- */
-enum mm_status mm_probcut_confidence(const struct mm_probcut *fit, double *t);
-
-/**
- * Sets the fit's confidence `t` (a calibration sets 1.5): finite and at least 0, else
- * `MM_ERR_PROBCUT_BAD_CONFIDENCE` and the fit is unchanged.
- *
- * # Safety
- * `fit` must be a live fit that no search is reading.
- */
-enum mm_status mm_probcut_set_confidence(struct mm_probcut *fit, double t);
-
-/**
- * Writes the fit as text into `buf` (NUL-terminated), which `mm_probcut_parse` reads
- * back exactly: the line `libminimax probcut 1`, then `t T`, then a line
- * `pair STAGE DEEP SHALLOW A B SIGMA SAMPLES` for each pair. `*needed` always receives
- * the bytes needed, NUL included; if `buf` is NULL or `cap` is smaller, returns
- * `MM_ERR_BUFFER_TOO_SMALL`.
- *
- * # Safety
- * `fit` must be a live fit; `buf` (if not NULL) must have `cap` writable bytes;
- * `needed` must be writable.
- */
-enum mm_status mm_probcut_print(const struct mm_probcut *fit,
-                                char *buf,
-                                size_t cap,
-                                size_t *needed);
-
-/**
- * Reads `len` bytes of text written by `mm_probcut_print` into a new fit (blank lines
- * and lines starting `#` are skipped). On success writes the handle to `*out`. On text
- * that is not a fit returns `MM_ERR_PARSE_PROBCUT` and, if `error` is not NULL, fills
- * it with the line (column 0) and what was wrong; `*out` is untouched.
- *
- * # Safety
- * `text` must hold `len` readable bytes; `out` and `error` (if not NULL) must be
- * writable.
- */
-enum mm_status mm_probcut_parse(const char *text,
-                                size_t len,
-                                struct mm_probcut **out,
-                                struct mm_parse_error *error);
-
-/**
- * Frees a fit. NULL is allowed and does nothing.
- *
- * # Safety
- * `fit` must be NULL or a fit not yet freed, that no search is reading.
- */
-void mm_probcut_free(struct mm_probcut *fit);
-
-/**
- * Searches the game from its current position. `options` may be NULL for the defaults.
- * On `MM_OK` fills `*out` and writes the principal variation's first
- * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
- *
- * Every score, the result's value included, is from MAX's point of view, whoever is to
- * move; MAX is whoever `max_to_move` says (or `max_at_root` at the root, turns then
- * alternating). A pass is a move like any other: the game lists one move of its
- * choosing (say -1) when the side to move must pass, and `play` of it changes only the
- * turn; a position with no move at all must be over (`outcome`).
- *
- * A limit or the stop flag ends the search with `MM_OK` and the best move of the last
- * completed iteration (or, if none completed, the first legal move). With a depth limit,
- * `proven` is true only if no line was cut by it (every line reached a final position,
- * or a position the game's bounds settle): the value is then the game's true value, not
- * a heuristic one. A misbehaving game gets `MM_ERR_GAME_*` and `*out` is untouched.
- *
- * The game is left in the position it started from after every return, errors included:
- * each move played is taken back (the one exception is `MM_ERR_PANIC`, an internal
- * error, after which the position is unknown). A search may be started from inside a
- * callback of another search, with a table of its own (or none).
- *
- * # Safety
- * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
- * `options` (if not NULL) to options from `mm_search_options_init`, whose `stop` (if not
- * NULL) stays valid and is only written atomically, and whose `probcut` (if not NULL)
- * is a live fit that nothing changes during the call; `out` must be writable and `pv` hold
- * `pv_cap` writable entries.
- */
-enum mm_status mm_search(const struct mm_game *game,
-                         const struct mm_search_options *options,
-                         struct mm_search_result *out,
-                         int64_t *pv,
-                         size_t pv_cap);
-
-/**
- * A static, NUL-terminated message for a status code; never NULL. A code that is not a
- * status gets "unknown status code". The string must not be freed.
- */
-const char *mm_error_message(int code);
-
-/**
- * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
- * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_TABLE_TOO_SMALL` if `bytes` is
- * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
- *
- * A table serves one `mm_search` at a time (which may run on many threads): two
- * searches at once must each have their own. It keeps its entries from one search to
- * the next, so that a program playing a game finds the previous move's work (the
- * entries of earlier searches are the first to be replaced); `mm_table_clear` forgets
- * them, before a table searches another game.
- * Its memory is all mapped and cleared here, on Linux on 2 MiB pages where the system
- * gives them (a probe lands anywhere in the table: small pages would add a TLB miss).
- *
- * # Safety
- * `out` must be writable.
- */
-enum mm_status mm_table_new(size_t bytes, struct mm_table **out);
-
-/**
- * Forgets every entry of a table from `mm_table_new`, in constant time: the next search
- * starts as with a new table. `MM_ERR_TABLE_BUSY` while a search uses it.
- *
- * # Safety
- * `table` must be a live table from `mm_table_new`.
- */
-enum mm_status mm_table_clear(struct mm_table *table);
-
-/**
- * Frees a table from `mm_table_new`. NULL is allowed and does nothing. A table freed
- * while a search uses it (from one of its callbacks, or another thread) is freed when
- * that search ends; the search itself is not disturbed.
- *
- * # Safety
- * `table` must be NULL or a table not yet freed.
- */
-void mm_table_free(struct mm_table *table);
+enum mm_status mm_expectimax_leaves(const int32_t *leaves,
+                                    size_t count,
+                                    size_t branching,
+                                    bool max_at_root,
+                                    mm_algorithm algorithm,
+                                    struct mm_chance_solution *out,
+                                    size_t *line,
+                                    size_t line_cap);
 
 /**
  * The first document's `minimax`: the value of node `nodeIndex` at level `depth` of the
@@ -3033,6 +2769,270 @@ enum mm_status mm_tree_expectimax(const struct mm_tree *tree,
                                   struct mm_chance_solution *out,
                                   size_t *line,
                                   size_t line_cap);
+
+/**
+ * Fills `*options`, a struct of `size` bytes (`sizeof(mm_calibrate_options)` where the
+ * caller was compiled), with that size and the defaults; the header's
+ * `mm_calibrate_options_init(options)` macro passes the size. A larger size gets zeros
+ * past this version's fields; any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing
+ * is written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_calibrate_options`.
+ */
+enum mm_status mm_calibrate_options_init_sized(struct mm_calibrate_options *options, size_t size);
+
+/**
+ * Calibrates a fit by the engine's self-play from the game's current position, which
+ * is left as it was: `games` games, each `random_plies` seeded random plies then the
+ * moves the calibration's searches choose, until the game ends or a search proves its
+ * result. Each position is searched with deepening to the deepest depth the pairs need,
+ * each completed iteration's value a sample of that depth, as `search` says (NULL: the
+ * defaults): its method (alpha-beta, or PVS for any other), its enhancements,
+ * `max_moves`, and `max_at_root` for a game without `max_to_move` (who moves first;
+ * turns then alternate) (its limits, table, threads and callbacks are not used). Its `stop` flag
+ * ends the calibration early, with `MM_OK` and the fit of the positions searched
+ * before it was set. The fit is a
+ * least-squares line per stage (the game's `stage`) and pair, after values far from
+ * the others are dropped, with `t` 1.5; set another with `mm_probcut_set_confidence`.
+ * On `MM_OK` writes the new fit to `*out` and, if `report` is not NULL, what the
+ * calibration saw. A game of more than two players is `MM_ERR_NOT_TWO_PLAYERS`; a
+ * misbehaving game gets `MM_ERR_GAME_*`, as in `mm_search`.
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
+ * `search` and `options` NULL or from their init macros (`options->pairs` holding
+ * `pair_count` pairs, `search->stop` NULL or valid during the call and only written
+ * atomically); `out` writable; `report` NULL or writable.
+ */
+enum mm_status mm_probcut_calibrate(const struct mm_game *game,
+                                    const struct mm_search_options *search,
+                                    const struct mm_calibrate_options *options,
+                                    struct mm_probcut **out,
+                                    struct mm_calibration *report);
+
+/**
+ * Calibrates a fit from the program's own positions: `games[0 .. count]`, each a game
+ * in the position to sample (a position already over is skipped), left as it was.
+ * Searched and fitted as in `mm_probcut_calibrate` (`options`' self-play fields are not
+ * used).
+ *
+ * # Safety
+ * `games` must hold `count` pointers to valid `mm_game`s, as for
+ * `mm_probcut_calibrate`; the rest as there.
+ */
+enum mm_status mm_probcut_calibrate_positions(const struct mm_game *const *games,
+                                              size_t count,
+                                              const struct mm_search_options *search,
+                                              const struct mm_calibrate_options *options,
+                                              struct mm_probcut **out,
+                                              struct mm_calibration *report);
+
+/**
+ * Searches the game from its current position. `options` may be NULL for the defaults.
+ * On `MM_OK` fills `*out` and writes the principal variation's first
+ * `min(out->pv_len, pv_cap)` moves to `pv` (which may be NULL when `pv_cap` is 0).
+ *
+ * Every score, the result's value included, is from MAX's point of view, whoever is to
+ * move; MAX is whoever `max_to_move` says (or `max_at_root` at the root, turns then
+ * alternating). A pass is a move like any other: the game lists one move of its
+ * choosing (say -1) when the side to move must pass, and `play` of it changes only the
+ * turn; a position with no move at all must be over (`outcome`).
+ *
+ * A limit or the stop flag ends the search with `MM_OK` and the best move of the last
+ * completed iteration (or, if none completed, the first legal move). With a depth limit,
+ * `proven` is true only if no line was cut by it (every line reached a final position,
+ * or a position the game's bounds settle): the value is then the game's true value, not
+ * a heuristic one. A misbehaving game gets `MM_ERR_GAME_*` and `*out` is untouched.
+ *
+ * The game is left in the position it started from after every return, errors included:
+ * each move played is taken back (the one exception is `MM_ERR_PANIC`, an internal
+ * error, after which the position is unknown). A search may be started from inside a
+ * callback of another search, with a table of its own (or none).
+ *
+ * # Safety
+ * `game` must point to a valid `mm_game` whose callbacks may be called with its context;
+ * `options` (if not NULL) to options from `mm_search_options_init`, whose `stop` (if not
+ * NULL) stays valid and is only written atomically, and whose `probcut` (if not NULL)
+ * is a live fit that nothing changes during the call; `out` must be writable and `pv` hold
+ * `pv_cap` writable entries.
+ */
+enum mm_status mm_search(const struct mm_game *game,
+                         const struct mm_search_options *options,
+                         struct mm_search_result *out,
+                         int64_t *pv,
+                         size_t pv_cap);
+
+/**
+ * The status of the last `minimax` or `alphabeta` call on this thread: `MM_OK` after a
+ * successful call, otherwise the reason it returned 0. Each thread has its own.
+ */
+enum mm_status mm_last_error(void);
+
+/**
+ * Fills `*game`, a struct of `size` bytes (`sizeof(mm_game)` where the caller was
+ * compiled), with that size, NULL callbacks and MAX's score view; set the callbacks
+ * after. The header's `mm_game_init(game)` macro calls this with `sizeof(mm_game)`; a
+ * program that does not use the header (a binding from another language) passes its
+ * struct's size itself. A size of an older version (80, 96, 112, 120, 184 or 208 bytes: before
+ * the copy callbacks, the chance callbacks, `score_view`, `priors`, `information_key`) gets that version's
+ * fields and nothing past them; a larger
+ * size gets zeros past this version's fields. Any other size is
+ * `MM_ERR_BAD_STRUCT_SIZE`, and nothing is written.
+ *
+ * # Safety
+ * `game` must point to `size` writable bytes, aligned for `mm_game`.
+ */
+enum mm_status mm_game_init_sized(struct mm_game *game,
+                                  size_t size);
+
+/**
+ * Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the
+ * caller was compiled), with that size and the defaults. The header's
+ * `mm_search_options_init(options)` macro calls this with `sizeof(mm_search_options)`.
+ * A size of an older version (96 bytes: before `threads`; 104: before `reserved` and
+ * `table_frontier`; 112: before `enhanced_transposition_cutoffs`) gets
+ * that version's fields only; a larger size gets zeros past
+ * this version's fields. Any other size is `MM_ERR_BAD_STRUCT_SIZE`, and nothing is
+ * written.
+ *
+ * # Safety
+ * `options` must point to `size` writable bytes, aligned for `mm_search_options`.
+ */
+enum mm_status mm_search_options_init_sized(struct mm_search_options *options, size_t size);
+
+/**
+ * Makes an empty fit (no pairs; `t` 1.5), for pairs added with `mm_probcut_add`.
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum mm_status mm_probcut_new(struct mm_probcut **out);
+
+/**
+ * Adds a pair to a fit, in its place (pairs are kept by stage, deep then shallow depth).
+ * `MM_ERR_PROBCUT_BAD_PAIR` for a pair that cannot be used,
+ * `MM_ERR_PROBCUT_DUPLICATE_PAIR` for a second pair of the same stage and depths,
+ * `MM_ERR_PROBCUT_TOO_MANY_PAIRS` past 96; the fit is then unchanged.
+ *
+ * # Safety
+ * `fit` must be a live fit that no search is reading; `pair` must be readable.
+ */
+enum mm_status mm_probcut_add(struct mm_probcut *fit, const struct mm_probcut_pair *pair);
+
+/**
+ * Writes the fit's pairs to `pairs[0 .. *count]`, by stage, deep then shallow depth.
+ * `*count` always receives how many there are; if `pairs` is NULL or `cap` is smaller,
+ * returns `MM_ERR_BUFFER_TOO_SMALL` and writes no pair.
+ *
+ * # Safety
+ * `fit` must be a live fit; `pairs` (if not NULL) must have `cap` writable entries;
+ * `count` must be writable.
+ */
+enum mm_status mm_probcut_pairs(const struct mm_probcut *fit,
+                                struct mm_probcut_pair *pairs,
+                                size_t cap,
+                                size_t *count);
+
+/**
+ * The fit's confidence `t`, in `*t`: how many sigmas past the window a shallow search's
+ * bound is put (more cuts less, and less wrongly).
+ *
+ * # Safety
+ * `fit` must be a live fit; `t` must be writable.
+ */
+enum mm_status mm_probcut_confidence(const struct mm_probcut *fit, double *t);
+
+/**
+ * Sets the fit's confidence `t` (a calibration sets 1.5): finite and at least 0, else
+ * `MM_ERR_PROBCUT_BAD_CONFIDENCE` and the fit is unchanged.
+ *
+ * # Safety
+ * `fit` must be a live fit that no search is reading.
+ */
+enum mm_status mm_probcut_set_confidence(struct mm_probcut *fit, double t);
+
+/**
+ * Writes the fit as text into `buf` (NUL-terminated), which `mm_probcut_parse` reads
+ * back exactly: the line `libminimax probcut 1`, then `t T`, then a line
+ * `pair STAGE DEEP SHALLOW A B SIGMA SAMPLES` for each pair. `*needed` always receives
+ * the bytes needed, NUL included; if `buf` is NULL or `cap` is smaller, returns
+ * `MM_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `fit` must be a live fit; `buf` (if not NULL) must have `cap` writable bytes;
+ * `needed` must be writable.
+ */
+enum mm_status mm_probcut_print(const struct mm_probcut *fit,
+                                char *buf,
+                                size_t cap,
+                                size_t *needed);
+
+/**
+ * Reads `len` bytes of text written by `mm_probcut_print` into a new fit (blank lines
+ * and lines starting `#` are skipped). On success writes the handle to `*out`. On text
+ * that is not a fit returns `MM_ERR_PARSE_PROBCUT` and, if `error` is not NULL, fills
+ * it with the line (column 0) and what was wrong; `*out` is untouched.
+ *
+ * # Safety
+ * `text` must hold `len` readable bytes; `out` and `error` (if not NULL) must be
+ * writable.
+ */
+enum mm_status mm_probcut_parse(const char *text,
+                                size_t len,
+                                struct mm_probcut **out,
+                                struct mm_parse_error *error);
+
+/**
+ * Frees a fit. NULL is allowed and does nothing.
+ *
+ * # Safety
+ * `fit` must be NULL or a fit not yet freed, that no search is reading.
+ */
+void mm_probcut_free(struct mm_probcut *fit);
+
+/**
+ * A static, NUL-terminated message for a status code; never NULL. A code that is not a
+ * status gets "unknown status code". The string must not be freed.
+ */
+const char *mm_error_message(int code);
+
+/**
+ * Makes a transposition table of at most `bytes` bytes for `mm_search_options.table`.
+ * Entries take 32 bytes, in buckets of two. Returns `MM_ERR_TABLE_TOO_SMALL` if `bytes` is
+ * under 64 (one bucket), and `MM_ERR_OUT_OF_MEMORY` if the memory cannot be had.
+ *
+ * A table serves one `mm_search` at a time (which may run on many threads): two
+ * searches at once must each have their own. It keeps its entries from one search to
+ * the next, so that a program playing a game finds the previous move's work (the
+ * entries of earlier searches are the first to be replaced); `mm_table_clear` forgets
+ * them, before a table searches another game.
+ * Its memory is all mapped and cleared here, on Linux on 2 MiB pages where the system
+ * gives them (a probe lands anywhere in the table: small pages would add a TLB miss).
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum mm_status mm_table_new(size_t bytes, struct mm_table **out);
+
+/**
+ * Forgets every entry of a table from `mm_table_new`, in constant time: the next search
+ * starts as with a new table. `MM_ERR_TABLE_BUSY` while a search uses it.
+ *
+ * # Safety
+ * `table` must be a live table from `mm_table_new`.
+ */
+enum mm_status mm_table_clear(struct mm_table *table);
+
+/**
+ * Frees a table from `mm_table_new`. NULL is allowed and does nothing. A table freed
+ * while a search uses it (from one of its callbacks, or another thread) is freed when
+ * that search ends; the search itself is not disturbed.
+ *
+ * # Safety
+ * `table` must be NULL or a table not yet freed.
+ */
+void mm_table_free(struct mm_table *table);
 
 /**
  * The library's version, such as "0.2.0": a static string that must not be freed. It

@@ -4,7 +4,7 @@
 //! system's; one test function, so that no other test allocates meanwhile.
 
 use minimax::ffi::status::mm_status::{self, *};
-use minimax::ffi::trees::*;
+use minimax::ffi::tree::trees::*;
 use minimax::tree::Tree;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

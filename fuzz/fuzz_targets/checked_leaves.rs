@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use minimax::ffi::leaves::*;
+use minimax::ffi::tree::leaves::*;
 use minimax::ffi::status::mm_status::*;
-use minimax::ffi::trees::*;
+use minimax::ffi::tree::trees::*;
 use std::ptr;
 
 /// Plain minimax over a complete `b`-ary tree's leaves, written out here.

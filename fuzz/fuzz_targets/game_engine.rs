@@ -13,7 +13,7 @@ use minimax::ffi::game::*;
 use minimax::ffi::mcts::*;
 use minimax::ffi::options::*;
 use minimax::ffi::result::*;
-use minimax::ffi::search::*;
+use minimax::ffi::twoplayer::search::*;
 use minimax::ffi::status::mm_status::{self, *};
 use std::ffi::c_void;
 

@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use minimax::ffi::boundary::mm_last_error;
 use minimax::ffi::status::mm_status::*;
-use minimax::ffi::textbook::{alphabeta, minimax};
+use minimax::ffi::tree::textbook::{alphabeta, minimax};
 use minimax::tree::reference;
 
 fn int(data: &[u8], at: usize) -> i32 {

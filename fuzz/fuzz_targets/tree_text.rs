@@ -6,7 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use minimax::ffi::status::mm_status::{self, *};
-use minimax::ffi::trees::*;
+use minimax::ffi::parse_error::mm_parse_error;
+use minimax::ffi::tree::trees::*;
 use std::ptr;
 
 fn parse(text: &[u8]) -> (mm_status, *mut mm_tree, mm_parse_error) {
@@ -102,7 +103,7 @@ fuzz_target!(|data: &[u8]| {
 /// # Safety
 /// `tree` must be a live handle of `nodes` nodes and this height.
 unsafe fn chance(tree: *mut mm_tree, nodes: usize, height: usize) {
-    use minimax::ffi::leaves::{MM_ALGORITHM_EXPECTIMAX, MM_ALGORITHM_STAR2, mm_chance_solution};
+    use minimax::ffi::tree::leaves::{MM_ALGORITHM_EXPECTIMAX, MM_ALGORITHM_STAR2, mm_chance_solution};
     let mut line = vec![0usize; height];
     let mut values = Vec::new();
     for algorithm in MM_ALGORITHM_EXPECTIMAX..=MM_ALGORITHM_STAR2 {

@@ -3,25 +3,29 @@
 //! options, results into Python objects, and statuses into exceptions. The package
 //! `libminimax` (python/libminimax) re-exports what this module defines.
 
-mod addresses;
+// The families, one folder each, as in the library's `src/search/` and `src/ffi/`;
+// `search.rs` chooses among them for `search()`.
 mod batched;
+mod hidden;
+mod mcts;
+mod players;
+mod tree;
+mod twoplayer;
+
+// What the families share.
+mod addresses;
 mod cgame;
 mod errors;
 mod exit;
 mod games;
-mod hidden;
 mod interrupt;
-mod leaves;
 mod main_thread;
-mod mcts;
 mod moves;
 mod options;
-mod players;
 mod probcut;
 mod pygame;
 mod results;
 mod search;
-mod textbook;
 mod watch;
 
 use pyo3::prelude::*;
@@ -30,12 +34,15 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_function(wrap_pyfunction!(textbook::minimax, m)?)?;
-    m.add_function(wrap_pyfunction!(textbook::alphabeta, m)?)?;
+    m.add_function(wrap_pyfunction!(tree::textbook::minimax, m)?)?;
+    m.add_function(wrap_pyfunction!(tree::textbook::alphabeta, m)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_function(wrap_pyfunction!(hidden::ismcts, m)?)?;
     m.add_function(wrap_pyfunction!(hidden::pimc, m)?)?;
-    m.add_function(wrap_pyfunction!(probcut::calibrate_probcut, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        twoplayer::calibrate::calibrate_probcut,
+        m
+    )?)?;
     m.add_class::<probcut::PyProbCut>()?;
     m.add_class::<probcut::PyProbCutPair>()?;
     m.add_class::<results::SearchResult>()?;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use minimax::search::maxn_mcts::{MaxnMctsOptions, PlayerReward};
 use minimax::search::mcts::{MctsOptions, Reward};
 use minimax::search::{Method, Options, ProbCut, ScoreView};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 /// What `search()` was asked, checked; owned, so that a native search can take it to
@@ -197,4 +197,41 @@ impl MctsArgs {
             ..MctsOptions::default()
         }
     }
+}
+
+/// The n-player methods, by the name `search()` takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Maxn,
+    Paranoid,
+    BestReply,
+}
+
+impl Family {
+    /// The name `search()` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Maxn => "maxn",
+            Family::Paranoid => "paranoid",
+            Family::BestReply => "best_reply",
+        }
+    }
+}
+
+/// The n-player method `name` names, if it names one.
+pub fn family(name: Option<&str>) -> Option<Family> {
+    match name? {
+        "maxn" => Some(Family::Maxn),
+        "paranoid" => Some(Family::Paranoid),
+        "best_reply" => Some(Family::BestReply),
+        _ => None,
+    }
+}
+
+/// A `TypeError` for a game of more than two players given to a two-player method.
+pub fn not_two_players(players: usize) -> PyErr {
+    PyTypeError::new_err(format!(
+        "the game has {players} players: search it with method='maxn', 'paranoid' or \
+         'best_reply'"
+    ))
 }

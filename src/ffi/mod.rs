@@ -5,24 +5,26 @@
 // C names: the types follow the C convention (mm_status, mm_tree), not Rust's.
 #![allow(non_camel_case_types)]
 
-pub mod args;
+// The families, one folder each, as in `src/search/` (chance has none: it is a method of
+// `mm_search`), and the trees of `src/tree/`.
 pub mod batched;
-pub mod boundary;
-pub mod calibrate;
-pub mod game;
 pub mod hidden;
-mod lease;
-pub mod leaves;
 pub mod mcts;
-pub mod options;
-pub mod pimc;
 pub mod players;
-pub mod players_mcts;
+pub mod tree;
+pub mod twoplayer;
+
+// What the families share: one file per C type, and the boundary's helpers.
+pub mod args;
+pub mod boundary;
+mod engine;
+pub mod game;
+mod lease;
+pub mod options;
+pub mod parse_error;
 pub mod probcut;
 pub mod result;
-pub mod search;
+pub mod reward;
 pub mod status;
 pub mod table;
-pub mod textbook;
-pub mod trees;
 pub mod version;

@@ -1,14 +1,14 @@
-//! A Multi-ProbCut fit from C: `mm_probcut`, made by a calibration (`calibrate.rs`),
+//! A Multi-ProbCut fit from C: `mm_probcut`, made by a calibration (`twoplayer/calibrate.rs`),
 //! read from text or built pair by pair, written back as text, and given to searches
 //! through `mm_search_options.probcut`, which copy it.
 
 use std::alloc::{Layout, alloc};
 use std::ffi::c_char;
 
-use super::args::{non_null, slice, write_text};
-use super::boundary::status_call;
-use super::status::mm_status::{self, *};
-use super::trees::mm_parse_error;
+use crate::ffi::args::{non_null, slice, write_text};
+use crate::ffi::boundary::status_call;
+use crate::ffi::parse_error::mm_parse_error;
+use crate::ffi::status::mm_status::{self, *};
 use crate::search::{ProbCut, ProbCutError, ProbCutPair};
 
 /// A Multi-ProbCut fit (opaque): for each stage of the game and pair of depths, a line

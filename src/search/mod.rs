@@ -34,43 +34,43 @@
 //! assert!(result.proven);
 //! ```
 
-mod abdada;
+// The families, one folder each (the same names in `src/ffi/` and `python/src/`).
 pub mod batched;
-pub mod best_reply;
-mod calibrate;
 mod chance;
-mod engine;
+mod hidden;
+pub mod mcts;
+mod players;
+mod twoplayer;
+
+// What the families share.
 mod game;
-pub mod ismcts;
 mod kept;
 mod limits;
-pub mod maxn;
-pub mod maxn_mcts;
-pub mod mcts;
 mod memory;
 mod options;
-mod parallel;
-pub mod paranoid;
-pub mod pimc;
 mod player_scores;
 mod pool;
 mod probcut;
 mod pv;
-mod root_player;
+mod rng;
 mod stack;
 mod table;
+mod team;
 mod value;
 
-pub use calibrate::{
-    CalibrateOptions, Calibration, MIN_SAMPLES, calibrate_probcut, calibrate_probcut_positions,
-    default_pairs,
-};
+pub use hidden::{ismcts, pimc};
+pub use players::{best_reply, maxn, maxn_mcts, paranoid};
+
 pub use chance::ANY_OUTCOME;
 pub use game::{Fork, Game, GameError, Leaf, Move, ScoreView};
 pub use options::{FewerThreads, Method, Options, Progress, SearchResult, SearchStats};
-pub use parallel::MAX_THREADS;
 pub use probcut::{DEFAULT_T, MAX_DEEP, MAX_PAIRS, ProbCut, ProbCutError, ProbCutPair};
 pub use table::Table;
+pub use team::MAX_THREADS;
+pub use twoplayer::calibrate::{
+    CalibrateOptions, Calibration, MIN_SAMPLES, calibrate_probcut, calibrate_probcut_positions,
+    default_pairs,
+};
 
 use limits::Plan;
 
@@ -92,7 +92,7 @@ pub fn search<G: Game>(game: &mut G, opts: &mut Options<'_>) -> Result<SearchRes
     let result = if opts.method.is_chance() {
         chance::search(game, opts)
     } else {
-        engine::search(game, opts)
+        twoplayer::engine::search(game, opts)
     };
     let mut result = result.map_err(|e| named(game, e))?;
     if opts.threads != 1 {
@@ -123,7 +123,7 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     opts: &mut Options<'_>,
 ) -> Result<SearchResult, GameError> {
     let plan = Plan::of(game, opts); // the clock starts before the table is set up
-    let threads = parallel::resolve_threads(opts.threads);
+    let threads = team::resolve_threads(opts.threads);
     let alone = |game: &mut G, opts: &mut Options<'_>, why| {
         let mut result = search(game, opts)?;
         result.fewer_threads = (threads > 1).then_some(why);
@@ -138,7 +138,7 @@ pub fn search_parallel<G: Game + Fork + Send + 'static>(
     if threads <= 1 || game.hash().is_none() {
         return alone(game, opts, FewerThreads::NoHash);
     }
-    match parallel::team_search(game, opts, plan, threads) {
+    match twoplayer::parallel::team_search(game, opts, plan, threads) {
         Some(result) => result.map_err(|e| named(game, e)),
         None => alone(game, opts, FewerThreads::NoTable),
     }

@@ -3,7 +3,7 @@
 //! game from `outcome` and `evaluate` as (MAX's, MIN's); each vector held to
 //! `player_bounds`; and how the MCTS families turn them into rewards.
 
-use super::game::{Game, GameError, ScoreView};
+use crate::search::game::{Game, GameError, ScoreView};
 
 /// The most players a game may have.
 pub const MAX_PLAYERS: usize = 8;

@@ -1,7 +1,7 @@
 //! Multi-ProbCut's fit ([`Options::probcut`]): for pairs of depths (deep, shallow), the
 //! deep search's value predicted from the shallow one's, `v_deep ≈ a * v_shallow + b`, with
 //! the spread `sigma` of the error, measured on positions of the user's own game
-//! (`calibrate.rs`), each stage of the game apart ([`Game::stage`]): in Othello the
+//! (`twoplayer/calibrate.rs`), each stage of the game apart ([`Game::stage`]): in Othello the
 //! error's spread grows tenfold from the opening to the end, so that one fit for all
 //! cuts too little early and wrongly late (docs/performance.md has the figures). A node `deep` plies from the leaves searches itself `shallow` plies
 //! deep with a null window around the bound the fit predicts, `t * sigma` past the

@@ -6,8 +6,8 @@
 //! above it. Where nothing can be pruned it degrades to a streaming pass over the array.
 //! Extra memory is one block buffer and one frame per level: `O(height)`.
 
-use super::binary::alphabeta_over;
 use super::solve::{Solution, Stats};
+use super::traversal::alphabeta_over;
 
 /// Subtrees of `2^BLOCK_HEIGHT` leaves are valued whole.
 pub const BLOCK_HEIGHT: u32 = 8;

@@ -13,6 +13,7 @@ pub mod general;
 pub mod reference;
 pub mod solve;
 pub mod text;
+mod traversal;
 
 pub use binary::BinaryTree;
 pub use complete::CompleteTree;

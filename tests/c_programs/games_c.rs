@@ -7,9 +7,9 @@ use common::{build_example, run, stderr, stdout};
 use minimax::ffi::game::*;
 use minimax::ffi::options::*;
 use minimax::ffi::result::*;
-use minimax::ffi::search::*;
 use minimax::ffi::status::mm_status::{self, *};
 use minimax::ffi::table::*;
+use minimax::ffi::twoplayer::search::*;
 use std::ffi::{c_int, c_void};
 use std::mem::MaybeUninit;
 

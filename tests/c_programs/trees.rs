@@ -4,8 +4,9 @@
 use crate::common;
 
 use common::{Rng, build_example, run, stderr, stdout};
+use minimax::ffi::parse_error::mm_parse_error;
 use minimax::ffi::status::mm_status::*;
-use minimax::ffi::trees::{mm_parse_error, mm_tree, mm_tree_free, mm_tree_from_csr, mm_tree_parse};
+use minimax::ffi::tree::trees::{mm_tree, mm_tree_free, mm_tree_from_csr, mm_tree_parse};
 use minimax::tree::reference::{minimax, minimax_of};
 use minimax::tree::{Algorithm, Tree, dot, solve, text};
 use std::mem::MaybeUninit;

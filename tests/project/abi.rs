@@ -11,21 +11,21 @@ use common::{compile, root, scratch};
 use minimax::ffi::batched::{
     mm_batched_options, mm_batched_result, mm_batched_root, mm_encoding, mm_evaluator,
 };
-use minimax::ffi::calibrate::{mm_calibrate_options, mm_calibration, mm_probcut_depths};
 use minimax::ffi::game::mm_game;
-use minimax::ffi::hidden::{mm_ismcts_options, mm_ismcts_result};
-use minimax::ffi::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
-use minimax::ffi::mcts::{
-    mm_mcts_move, mm_mcts_options, mm_mcts_progress, mm_mcts_result, mm_mcts_reward,
-};
+use minimax::ffi::hidden::ismcts::{mm_ismcts_options, mm_ismcts_result};
+use minimax::ffi::hidden::pimc::{mm_pimc_move, mm_pimc_options, mm_pimc_result};
+use minimax::ffi::mcts::{mm_mcts_move, mm_mcts_options, mm_mcts_progress, mm_mcts_result};
 use minimax::ffi::options::{mm_progress, mm_search_method, mm_search_options};
-use minimax::ffi::pimc::{mm_pimc_move, mm_pimc_options, mm_pimc_result};
-use minimax::ffi::players::{mm_maxn_options, mm_maxn_result};
-use minimax::ffi::players_mcts::{mm_maxn_mcts_options, mm_maxn_mcts_result};
+use minimax::ffi::parse_error::mm_parse_error;
+use minimax::ffi::players::maxn::{mm_maxn_options, mm_maxn_result};
+use minimax::ffi::players::maxn_mcts::{mm_maxn_mcts_options, mm_maxn_mcts_result};
 use minimax::ffi::probcut::mm_probcut_pair;
 use minimax::ffi::result::{mm_search_result, mm_search_stats};
+use minimax::ffi::reward::mm_mcts_reward;
 use minimax::ffi::status::mm_status;
-use minimax::ffi::trees::{mm_node_info, mm_parse_error, mm_tree_solution};
+use minimax::ffi::tree::leaves::{mm_algorithm, mm_chance_solution, mm_solution, mm_stats};
+use minimax::ffi::tree::trees::{mm_node_info, mm_tree_solution};
+use minimax::ffi::twoplayer::calibrate::{mm_calibrate_options, mm_calibration, mm_probcut_depths};
 use std::collections::BTreeSet;
 use std::mem::{align_of, offset_of, size_of};
 

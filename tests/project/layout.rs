@@ -1,79 +1,168 @@
-//! The search modules' imports run one way (issue 21): `search/mod.rs` declares the
-//! modules and chooses the method; no module under `src/search/` imports from `mod.rs`
-//! itself, and no two import each other, directly or around a circle. A reader can then
-//! take the modules in order, each built only on the ones before it.
+//! The house by family (issues 21 and 68): the modules of each face (`src/search/`,
+//! `src/ffi/`, `src/tree/`, the Python package's `python/src/`, and `src/` itself) import
+//! one way. A face's root (`mod.rs`, `lib.rs`) declares its modules and chooses among the
+//! families; no module under `src/search/` imports from that root, and at every level of
+//! folders no two modules import each other, directly or around a circle. A reader can
+//! then take a folder's modules in order, each built only on the ones before it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use crate::common;
 
-/// The sibling modules each module of `src/search/` names (as `super::module` from a file
-/// of the top level or a directory's `mod.rs`, or as `crate::search::module`), read from
-/// its code: comments and the unit tests at a file's end left out. A module in a
-/// directory is all of its files. A name that is not a module is an import from
-/// `mod.rs`, returned as "mod".
-fn imports() -> BTreeMap<String, BTreeSet<String>> {
-    let dir = common::root().join("src/search");
-    // Each module's name and files, with whether `super::` in that file names a sibling.
-    let mut modules: BTreeMap<String, Vec<(std::path::PathBuf, bool)>> = BTreeMap::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        if path.is_dir() {
-            let mut files = Vec::new();
-            for inner in std::fs::read_dir(&path).unwrap() {
-                let inner = inner.unwrap().path();
-                let top = inner.file_stem().is_some_and(|s| s == "mod");
-                files.push((inner, top));
-            }
-            modules.insert(name, files);
-        } else if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
-            modules.insert(name, vec![(path, true)]);
-        }
+/// One file's module path from its crate's root (`search/players/maxn/node.rs` is
+/// `search::players::maxn::node`; a `mod.rs` is its folder's), and the module paths its
+/// code names: `crate::a::b` as it is, `super::` from the file's module, a `{..}` group
+/// as each of its paths (the unit tests at a file's end, and comments, left out).
+fn references(crate_root: &Path, file: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let rel = file.strip_prefix(crate_root).unwrap();
+    let mut module: Vec<String> = rel
+        .iter()
+        .map(|c| c.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+        module.pop();
     }
-    let names: BTreeSet<String> = modules.keys().cloned().collect();
-    let mut graph = BTreeMap::new();
-    for (name, files) in &modules {
-        let mut uses = BTreeSet::new();
-        for (file, super_is_search) in files {
-            let text = std::fs::read_to_string(file).unwrap();
-            let code = text.split("#[cfg(test)]").next().unwrap();
-            for line in code.lines() {
-                let line = line.split("//").next().unwrap();
-                let group = (*super_is_search && line.contains("super::{"))
-                    || line.contains("crate::search::{");
-                assert!(
-                    !group,
-                    "{}: a `{{..}}` group hides which modules it imports: name each",
-                    file.display()
-                );
-                let mut prefixes = vec!["crate::search::"];
-                if *super_is_search {
-                    prefixes.push("super::");
+    let text = std::fs::read_to_string(file).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap();
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let line = line.split("//").next().unwrap();
+        for prefix in ["crate::", "super::"] {
+            for (at, _) in line.match_indices(prefix) {
+                let before = &line[..at];
+                if before.ends_with("::")
+                    || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                {
+                    continue; // `super::` inside a longer path, counted from its start
                 }
-                for prefix in prefixes {
-                    for (i, _) in line.match_indices(prefix) {
-                        if prefix == "super::" && line[..i].ends_with("search::") {
-                            continue; // counted as crate::search::
-                        }
-                        let rest = &line[i + prefix.len()..];
-                        let ident: String = rest
+                let mut base = if prefix == "crate::" {
+                    Vec::new()
+                } else {
+                    module[..module.len().saturating_sub(1)].to_vec()
+                };
+                let mut rest = &line[at + prefix.len()..];
+                while let Some(r) = rest.strip_prefix("super::") {
+                    base.pop();
+                    rest = r;
+                }
+                // A group names each of its paths (on one line: rustfmt's are).
+                let group = rest.strip_prefix('{').map(|g| {
+                    let end = g.find('}').unwrap_or_else(|| {
+                        panic!("{}: a group over lines: {line}", file.display())
+                    });
+                    g[..end].split(',').map(str::trim).collect::<Vec<_>>()
+                });
+                for rest in group.unwrap_or_else(|| vec![rest]) {
+                    let mut path = base.clone();
+                    for part in rest.split("::") {
+                        let ident: String = part
                             .chars()
                             .take_while(|c| c.is_alphanumeric() || *c == '_')
                             .collect();
-                        uses.insert(if names.contains(&ident) {
-                            ident
-                        } else {
-                            "mod".to_string()
-                        });
+                        let whole = ident.len() == part.len();
+                        if !ident.is_empty() {
+                            path.push(ident);
+                        }
+                        if !whole || path.is_empty() {
+                            break;
+                        }
                     }
+                    out.push(path);
                 }
             }
         }
-        uses.remove(name);
-        graph.insert(name.clone(), uses);
     }
-    graph
+    (module, out)
+}
+
+/// Every `.rs` file under `dir`.
+fn files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// For each folder of a crate (by its module path, "" for the crate's root), the graph
+/// of its modules: which of its direct modules (a file, or a folder with all its files)
+/// names which other. A name of the folder's own root (an item of its `mod.rs`) is
+/// "mod".
+fn graphs(crate_root: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    let mut modules = BTreeSet::new();
+    let mut refs = Vec::new();
+    for file in files(crate_root) {
+        let (module, names) = references(crate_root, &file);
+        modules.insert(module.clone());
+        refs.push((module, names));
+    }
+    for (module, names) in &refs {
+        for folder_len in 0..module.len() {
+            let folder = &module[..folder_len];
+            let from = &module[folder_len];
+            let graph = out.entry(folder.join("::")).or_default();
+            let uses = graph.entry(from.clone()).or_default();
+            for name in names {
+                if name.len() <= folder_len || name[..folder_len] != *folder {
+                    continue; // outside this folder
+                }
+                let to = &name[folder_len];
+                let is_module = modules
+                    .iter()
+                    .any(|m| m.len() > folder_len && m[..=folder_len] == name[..=folder_len]);
+                if !is_module {
+                    uses.insert("mod".to_string());
+                } else if to != from {
+                    uses.insert(to.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The families' folders in each face (by module path; the Python package's root is ""):
+/// the same names in `src/search/`, `src/ffi/` and `python/src/`.
+const FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "search",
+        &[
+            "twoplayer",
+            "chance",
+            "mcts",
+            "batched",
+            "players",
+            "hidden",
+        ],
+    ),
+    (
+        "ffi",
+        &["tree", "twoplayer", "mcts", "batched", "players", "hidden"],
+    ),
+    (
+        "",
+        &["tree", "twoplayer", "mcts", "batched", "players", "hidden"],
+    ),
+];
+
+/// The crates' roots and, for each, the folders whose modules must not import from the
+/// folder's root (`mod.rs`): the faces that choose among families there.
+fn crates() -> Vec<(std::path::PathBuf, &'static [&'static str])> {
+    let root = common::root();
+    vec![
+        (root.join("src"), &["search"]),
+        (root.join("python/src"), &[]),
+    ]
 }
 
 /// A circle of imports starting at `from`, if there is one.
@@ -104,29 +193,80 @@ fn circle(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> Option<Vec<
 }
 
 #[test]
-fn search_modules_import_one_way() {
-    let graph = imports();
-    assert!(graph.contains_key("engine") && graph.contains_key("parallel"));
-    for (name, uses) in &graph {
-        assert!(
-            !uses.contains("mod"),
-            "{name}.rs imports from search/mod.rs, which imports it: import the module \
-             that defines the item"
-        );
-    }
-    for name in graph.keys() {
-        if let Some(c) = circle(&graph, name) {
-            panic!("the search modules import each other: {}", c.join(" -> "));
+fn every_face_imports_one_way() {
+    let mut folders = 0;
+    for (crate_root, no_root_imports) in crates() {
+        let graphs = graphs(&crate_root);
+        for (folder, graph) in &graphs {
+            folders += 1;
+            if no_root_imports.contains(&folder.as_str()) {
+                for (name, uses) in graph {
+                    assert!(
+                        !uses.contains("mod"),
+                        "{folder}::{name} imports from {folder}/mod.rs, which chooses among \
+                         the families: import the module that defines the item"
+                    );
+                }
+            }
+            for name in graph.keys() {
+                if let Some(c) = circle(graph, name) {
+                    panic!(
+                        "{}: the modules of `{folder}` import each other: {}",
+                        crate_root.display(),
+                        c.join(" -> ")
+                    );
+                }
+            }
+        }
+        // No family imports another's modules: what two families share lies below both.
+        for (folder, families) in FAMILIES {
+            let Some(graph) = graphs.get(*folder) else {
+                continue;
+            };
+            for family in *families {
+                for other in graph.get(*family).into_iter().flatten() {
+                    assert!(
+                        !families.contains(&other.as_str()),
+                        "{}: {folder}::{family} imports {folder}::{other}: move what they \
+                         share below both",
+                        crate_root.display()
+                    );
+                }
+            }
+        }
+        // The families are there, so that the check reads the folders it should.
+        let top = &graphs[""];
+        if crate_root.ends_with("src") && !crate_root.ends_with("python/src") {
+            for face in ["search", "ffi", "tree"] {
+                assert!(top.contains_key(face), "{face} in {:?}", top.keys());
+            }
+            for family in [
+                "twoplayer",
+                "chance",
+                "mcts",
+                "batched",
+                "players",
+                "hidden",
+            ] {
+                assert!(graphs["search"].contains_key(family), "search::{family}");
+            }
         }
     }
+    assert!(folders > 10, "{folders} folders read");
 }
 
 #[test]
 fn the_checker_sees_a_circle() {
-    // The test above must be able to fail: a made-up circle is found.
-    let mut graph = imports();
-    graph.get_mut("value").unwrap().insert("engine".to_string());
-    let found = circle(&graph, "engine").expect("engine -> value -> engine");
+    // The test above must be able to fail: a made-up circle is found, and a real import
+    // of the other way is seen.
+    let graphs = graphs(&common::root().join("src"));
+    let mut graph = graphs["search"].clone();
+    assert!(graph["players"].contains("game"), "{:?}", graph["players"]);
+    graph
+        .get_mut("value")
+        .unwrap()
+        .insert("twoplayer".to_string());
+    let found = circle(&graph, "twoplayer").expect("twoplayer -> value -> twoplayer");
     assert_eq!(found.first(), found.last());
 }
 

@@ -34,7 +34,7 @@ fn the_package_lists_a_source_release_and_nothing_else() {
         "README.md",
         "Makefile",
         "src/lib.rs",
-        "src/search/engine/mod.rs",
+        "src/search/twoplayer/engine/mod.rs",
         "include/minimax.h",
         "c_examples/minimax_demo.c",
         "tests/c/parallel.c",

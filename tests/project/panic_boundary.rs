@@ -4,12 +4,12 @@
 
 use minimax::ffi::boundary::{force_panic_for_tests, mm_last_error};
 use minimax::ffi::game::*;
-use minimax::ffi::leaves::*;
 use minimax::ffi::result::*;
-use minimax::ffi::search::*;
 use minimax::ffi::status::mm_status::*;
-use minimax::ffi::textbook::{alphabeta, minimax};
-use minimax::ffi::trees::*;
+use minimax::ffi::tree::leaves::*;
+use minimax::ffi::tree::textbook::{alphabeta, minimax};
+use minimax::ffi::tree::trees::*;
+use minimax::ffi::twoplayer::search::*;
 use std::ffi::c_void;
 use std::ptr;
 

@@ -12,9 +12,9 @@ use minimax::ffi::game::*;
 use minimax::ffi::mcts::*;
 use minimax::ffi::options::*;
 use minimax::ffi::result::*;
-use minimax::ffi::search::mm_search;
 use minimax::ffi::status::mm_status::{self, *};
 use minimax::ffi::table::*;
+use minimax::ffi::twoplayer::search::mm_search;
 use std::ffi::c_void;
 use std::ptr;
 

@@ -6,12 +6,12 @@
 use crate::common;
 
 use common::{Rng, build_example, run, stdout};
-use minimax::ffi::leaves::{
+use minimax::ffi::status::mm_status::{self, *};
+use minimax::ffi::tree::leaves::{
     MM_ALGORITHM_ALPHABETA, MM_ALGORITHM_EXPECTIMAX, MM_ALGORITHM_STAR1, MM_ALGORITHM_STAR2,
     mm_chance_solution, mm_expectimax_leaves, mm_solution, mm_solve_leaves,
 };
-use minimax::ffi::status::mm_status::{self, *};
-use minimax::ffi::trees::{
+use minimax::ffi::tree::trees::{
     mm_tree, mm_tree_expectimax, mm_tree_free, mm_tree_from_csr_chance, mm_tree_parse,
     mm_tree_solution, mm_tree_solve,
 };

@@ -4,11 +4,11 @@
 use crate::common;
 
 use common::Rng;
-use minimax::ffi::leaves::{
+use minimax::ffi::status::mm_status::{self, *};
+use minimax::ffi::tree::leaves::{
     MM_ALGORITHM_ALPHABETA, MM_ALGORITHM_FASTEST, MM_ALGORITHM_MINIMAX, mm_solution,
     mm_solve_leaves,
 };
-use minimax::ffi::status::mm_status::{self, *};
 use minimax::tree::reference;
 use std::mem::MaybeUninit;
 

@@ -5,9 +5,9 @@
 use crate::common;
 
 use common::{ORDERS, Order, Rng, leaves};
-use minimax::ffi::leaves::{MM_ALGORITHM_DEFAULT, mm_solution, mm_solve_leaves};
 use minimax::ffi::status::mm_status::MM_OK;
-use minimax::ffi::textbook;
+use minimax::ffi::tree::leaves::{MM_ALGORITHM_DEFAULT, mm_solution, mm_solve_leaves};
+use minimax::ffi::tree::textbook;
 use minimax::tree::{Stats, fast, reference};
 use std::mem::MaybeUninit;
 

@@ -5,7 +5,7 @@ use crate::common;
 
 use common::Rng;
 use minimax::ffi::status::mm_status::{self, *};
-use minimax::ffi::textbook::{self, MM_MAX_HEIGHT};
+use minimax::ffi::tree::textbook::{self, MM_MAX_HEIGHT};
 use minimax::ffi::{boundary::mm_last_error, status::mm_error_message};
 use minimax::tree::reference;
 use std::ffi::{CStr, c_int};

@@ -64,7 +64,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use crate::search::game::{Game, GameError, Move};
 use crate::search::options::FewerThreads;
-use crate::search::parallel::resolve_threads;
+use crate::search::team::resolve_threads;
 use tree::Tree;
 
 /// A game whose positions an evaluator can read: a fixed-size encoding of the position

@@ -6,7 +6,7 @@
 //! played, by temperature. Written from the papers' descriptions.
 
 use super::tree::{Node, seen};
-use crate::search::mcts::rng::Rng;
+use crate::search::rng::Rng;
 
 /// PUCT's constants: `c(N) = init + ln((N + base + 1) / base)`, AlphaZero's form.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -8,7 +8,7 @@ use super::policies::{self, Halving};
 use super::tree::{NONE, Node, State, Tree, seen};
 use super::{BatchedOptions, BatchedResult, Encode, Evaluator, RootMove, RootPolicy};
 use crate::search::game::{Game, GameError, Move, ScoreView, weights_total};
-use crate::search::mcts::rng::Rng;
+use crate::search::rng::Rng;
 
 /// One game's progress in this search.
 #[derive(Default)]

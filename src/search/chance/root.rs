@@ -31,7 +31,7 @@ impl<G: Game> Chance<'_, G> {
         // Deepening serves a search that a limit may stop: with none, the last iteration
         // is the answer and the others only cost. A chance search, with no move order to
         // learn from them where it does not prune, pays for them many times over when
-        // its lines are long (Pig to 10: 1,350x the nodes; docs/performance.md).
+        // its lines are long (Pig to 10: 1,350x the nodes).
         let first = if self.plan.iterative_deepening && self.watch.can_halt() {
             1
         } else {

@@ -7,11 +7,11 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
-use super::rng::Rng;
 use super::tree::{Kind, NO_PRIOR, NONE, Nodes};
 use super::{Convert, MctsOptions, MctsProgress};
 use crate::search::game::{Game, GameError, Move, weights_total};
 use crate::search::memory::room;
+use crate::search::rng::Rng;
 use crate::search::value::MAX_PLY;
 
 /// How often, in playouts, the clock and the stop flag are looked at.

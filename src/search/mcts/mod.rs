@@ -16,7 +16,7 @@
 //! the tree; `iterate.rs` one iteration (selection by UCT, or PUCT with the game's
 //! priors; expansion, playout, update); `shared.rs` and `parallel.rs` the search on
 //! threads (tree parallelisation with virtual loss, Chaslot, Winands and van den Herik
-//! 2008); `rng.rs` the playouts' generator.
+//! 2008); the playouts draw from `search/rng.rs`, which the other families share.
 //!
 //! ```
 //! use minimax::search::{Game, GameError, Move};
@@ -47,7 +47,6 @@
 
 mod iterate;
 mod parallel;
-pub(crate) mod rng;
 mod shared;
 mod tree;
 
@@ -56,9 +55,9 @@ use std::time::{Duration, Instant};
 
 use crate::search::game::{Fork, Game, GameError, Move, ScoreView, first_move};
 use crate::search::options::FewerThreads;
-use crate::search::parallel::resolve_threads;
+use crate::search::rng::Rng;
+use crate::search::team::resolve_threads;
 use crate::search::value::check_score;
-use rng::Rng;
 use tree::{Nodes, Tree};
 
 /// How a final score (or a cut-off playout's evaluation) becomes MAX's reward.

@@ -10,14 +10,14 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use super::iterate::{Run, Team};
-use super::rng::Rng;
 use super::shared::{self, SharedTree};
 use super::tree::{NONE, Tree};
 use super::{Convert, MctsOptions, Reward};
 use crate::search::game::{Fork, Game, GameError};
 use crate::search::options::FewerThreads;
-use crate::search::parallel::{gather, seats, sit};
 use crate::search::pool;
+use crate::search::rng::Rng;
+use crate::search::team::{gather, seats, sit};
 
 /// What the threads did.
 pub(super) struct Outcome {
