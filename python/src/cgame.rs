@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use minimax::ffi::game::mm_game;
 use minimax::ffi::mcts::*;
-use minimax::ffi::reward::{MM_MCTS_REWARD_SCALED, MM_MCTS_REWARD_SIGN};
 use minimax::ffi::options::*;
 use minimax::ffi::probcut::{mm_probcut, mm_probcut_free};
 use minimax::ffi::result::*;
+use minimax::ffi::reward::{MM_MCTS_REWARD_SCALED, MM_MCTS_REWARD_SIGN};
 use minimax::ffi::status::{mm_error_message, mm_status};
 use minimax::ffi::twoplayer::calibrate::{
     mm_calibrate_options, mm_calibration, mm_probcut_calibrate, mm_probcut_depths,

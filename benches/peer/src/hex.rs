@@ -5,7 +5,7 @@
 
 use ours::search::{Game, GameError, Move, ScoreView};
 
-use crate::mcts::Xorshift;
+use crate::rng::Xorshift;
 
 pub const N: u32 = 7;
 const CELLS: u64 = (1 << (N * N)) - 1;

@@ -21,6 +21,7 @@ mod hex;
 mod matches;
 mod mcts;
 mod othello;
+mod rng;
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};

@@ -19,19 +19,8 @@ use treant::tree_policy::UCTPolicy;
 use treant::{Evaluator, GameState, MCTS, MCTSManager, ProvenValue, SearchHandle};
 
 use crate::hex::{Hex, HexGame};
+use crate::rng::Xorshift;
 use crate::{Board, C4, Report, round_trip};
-
-/// A small generator for treant's playouts (xorshift64*, Vigna's description).
-pub struct Xorshift(pub u64);
-
-impl Xorshift {
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (((self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) * n as u64) >> 32) as usize
-    }
-}
 
 /// A game all three libraries search: our trait, treant's, minimax-rs's (through a
 /// marker type), and a random game to the end for treant's evaluator.
