@@ -87,7 +87,7 @@ pub fn search(
         Some(d) => return Err(PyValueError::new_err(format!("depth={d} is negative"))),
     };
     let nodes = options::node_limit(nodes)?;
-    let family = crate::options::family(method);
+    let family = options::family(method);
     let two_player_method = if family.is_some() { None } else { method };
     let mut args = SearchArgs {
         method: options::method(two_player_method.unwrap_or("alphabeta"))?,
@@ -132,7 +132,7 @@ pub fn search(
     }
     let mut map = MoveMap::default();
     if let Some(n) = games::has_players(game)?.filter(|&n| n > 2) {
-        return Err(crate::options::not_two_players(n));
+        return Err(options::not_two_players(n));
     }
     if let Some(result) = games::search(game, &args)? {
         return SearchResult::new(py, &map, result);
@@ -159,7 +159,7 @@ pub fn search(
         if adapter.failed() {
             return Err(adapter.finish(Ok(())).expect_err("a method failed"));
         }
-        return Err(crate::options::not_two_players(players));
+        return Err(options::not_two_players(players));
     }
     let mut options = args.options(&stop);
     // A Python game's node costs microseconds, a table probe nanoseconds: every node

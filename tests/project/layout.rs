@@ -76,23 +76,6 @@ fn references(crate_root: &Path, file: &Path) -> (Vec<String>, Vec<Vec<String>>)
     (module, out)
 }
 
-/// Every `.rs` file under `dir`.
-fn files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out
-}
-
 /// For each folder of a crate (by its module path, "" for the crate's root), the graph
 /// of its modules: which of its direct modules (a file, or a folder with all its files)
 /// names which other. A name of the folder's own root (an item of its `mod.rs`) is
@@ -101,8 +84,11 @@ fn graphs(crate_root: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<Strin
     let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     let mut modules = BTreeSet::new();
     let mut refs = Vec::new();
-    for file in files(crate_root) {
-        let (module, names) = references(crate_root, &file);
+    for file in common::files(crate_root)
+        .iter()
+        .filter(|f| f.ends_with(".rs"))
+    {
+        let (module, names) = references(crate_root, &crate_root.join(file));
         modules.insert(module.clone());
         refs.push((module, names));
     }
@@ -131,37 +117,43 @@ fn graphs(crate_root: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<Strin
     out
 }
 
-/// The families' folders in each face (by module path; the Python package's root is ""):
-/// the same names in `src/search/`, `src/ffi/` and `python/src/`.
-const FAMILIES: &[(&str, &[&str])] = &[
-    (
-        "search",
-        &[
-            "twoplayer",
-            "chance",
-            "mcts",
-            "batched",
-            "players",
-            "hidden",
-        ],
-    ),
-    (
-        "ffi",
-        &["tree", "twoplayer", "mcts", "batched", "players", "hidden"],
-    ),
-    (
-        "",
-        &["tree", "twoplayer", "mcts", "batched", "players", "hidden"],
-    ),
-];
+/// A face of a crate: its folder (by module path; the Python package's is its root, ""),
+/// the families' folders in it (the same names in every face), and whether its root
+/// chooses among them (then nothing under it imports from that root).
+struct Face {
+    folder: &'static str,
+    families: &'static [&'static str],
+    chooses: bool,
+}
 
-/// The crates' roots and, for each, the folders whose modules must not import from the
-/// folder's root (`mod.rs`): the faces that choose among families there.
-fn crates() -> Vec<(std::path::PathBuf, &'static [&'static str])> {
+const WITH_CHANCE: &[&str] = &[
+    "twoplayer",
+    "chance",
+    "mcts",
+    "batched",
+    "players",
+    "hidden",
+];
+const WITH_TREE: &[&str] = &["tree", "twoplayer", "mcts", "batched", "players", "hidden"];
+
+/// The crates' roots and their faces.
+fn crates() -> Vec<(std::path::PathBuf, Vec<Face>)> {
     let root = common::root();
+    let face = |folder, families, chooses| Face {
+        folder,
+        families,
+        chooses,
+    };
     vec![
-        (root.join("src"), &["search"]),
-        (root.join("python/src"), &[]),
+        (
+            root.join("src"),
+            vec![
+                face("search", WITH_CHANCE, true),
+                face("ffi", WITH_TREE, false),
+                face("tree", &[], false),
+            ],
+        ),
+        (root.join("python/src"), vec![face("", WITH_TREE, false)]),
     ]
 }
 
@@ -195,19 +187,10 @@ fn circle(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> Option<Vec<
 #[test]
 fn every_face_imports_one_way() {
     let mut folders = 0;
-    for (crate_root, no_root_imports) in crates() {
+    for (crate_root, faces) in crates() {
         let graphs = graphs(&crate_root);
         for (folder, graph) in &graphs {
             folders += 1;
-            if no_root_imports.contains(&folder.as_str()) {
-                for (name, uses) in graph {
-                    assert!(
-                        !uses.contains("mod"),
-                        "{folder}::{name} imports from {folder}/mod.rs, which chooses among \
-                         the families: import the module that defines the item"
-                    );
-                }
-            }
             for name in graph.keys() {
                 if let Some(c) = circle(graph, name) {
                     panic!(
@@ -218,37 +201,34 @@ fn every_face_imports_one_way() {
                 }
             }
         }
-        // No family imports another's modules: what two families share lies below both.
-        for (folder, families) in FAMILIES {
-            let Some(graph) = graphs.get(*folder) else {
-                continue;
-            };
-            for family in *families {
-                for other in graph.get(*family).into_iter().flatten() {
+        for face in &faces {
+            let folder = face.folder;
+            let graph = graphs
+                .get(folder)
+                .unwrap_or_else(|| panic!("{}: no face `{folder}`", crate_root.display()));
+            if face.chooses {
+                for (name, uses) in graph {
                     assert!(
-                        !families.contains(&other.as_str()),
+                        !uses.contains("mod"),
+                        "{folder}::{name} imports from {folder}/mod.rs, which chooses among \
+                         the families: import the module that defines the item"
+                    );
+                }
+            }
+            // The families are there, so that the check reads the folders it should, and
+            // none imports another's modules: what two share lies below both.
+            for family in face.families {
+                let uses = graph.get(*family).unwrap_or_else(|| {
+                    panic!("{}: no family {folder}::{family}", crate_root.display())
+                });
+                for other in uses {
+                    assert!(
+                        !face.families.contains(&other.as_str()),
                         "{}: {folder}::{family} imports {folder}::{other}: move what they \
                          share below both",
                         crate_root.display()
                     );
                 }
-            }
-        }
-        // The families are there, so that the check reads the folders it should.
-        let top = &graphs[""];
-        if crate_root.ends_with("src") && !crate_root.ends_with("python/src") {
-            for face in ["search", "ffi", "tree"] {
-                assert!(top.contains_key(face), "{face} in {:?}", top.keys());
-            }
-            for family in [
-                "twoplayer",
-                "chance",
-                "mcts",
-                "batched",
-                "players",
-                "hidden",
-            ] {
-                assert!(graphs["search"].contains_key(family), "search::{family}");
             }
         }
     }

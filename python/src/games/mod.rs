@@ -47,8 +47,7 @@ use pyo3::types::{PyInt, PyTuple};
 
 use crate::errors::from_status;
 use crate::moves::MoveMap;
-use crate::options::Family;
-use crate::options::{MctsArgs, SearchArgs};
+use crate::options::{Family, MctsArgs, SearchArgs, not_two_players};
 use crate::probcut::PyProbCut;
 use crate::watch::detached;
 
@@ -805,7 +804,7 @@ impl Searcher for Calibrate<'_, '_> {
 fn two_players(kind: &mut Kind) -> PyResult<()> {
     match kind.game().players() {
         2 => Ok(()),
-        n => Err(crate::options::not_two_players(n)),
+        n => Err(not_two_players(n)),
     }
 }
 

@@ -174,7 +174,7 @@ fn python_calibrate(
     for a in adapters.iter_mut() {
         let players = Game::players(a);
         if players != 2 && !a.failed() {
-            refused.get_or_insert_with(|| crate::options::not_two_players(players));
+            refused.get_or_insert_with(|| options::not_two_players(players));
         }
     }
     let calibrated = match refused {
