@@ -17,6 +17,9 @@
 
 #![warn(missing_docs)]
 
+// The C ABI. WebAssembly without an operating system has no C callers (its face is
+// wasm-bindgen's, in web/), and exporting every `mm_` function there would only grow the module.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub mod ffi;
 pub mod search;
 pub mod tree;

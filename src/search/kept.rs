@@ -16,9 +16,10 @@
 //! `SETTLE_NS_PER_BYTE` ns per byte of it: the move then costs at most about 5% of the
 //! time already spent, and a program that makes a few small searches never pays for it.
 
+use crate::search::clock::Instant;
 use std::ops::Deref;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::table::Table;
 

@@ -1,9 +1,10 @@
 //! What every search family shares: the plan of a search (its options as plain values),
 //! why a search halts, the team of threads, and the watch on the limits and the stop flag.
 
+use crate::search::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::game::{Game, GameError, Move, ScoreView};
 use super::memory::room;

@@ -43,6 +43,7 @@ mod players;
 mod twoplayer;
 
 // What the families share.
+mod clock;
 mod game;
 mod kept;
 mod limits;
@@ -62,6 +63,8 @@ pub use hidden::{ismcts, pimc};
 pub use players::{best_reply, maxn, maxn_mcts, paranoid};
 
 pub use chance::ANY_OUTCOME;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub use clock::set_clock;
 pub use game::{Fork, Game, GameError, Leaf, Move, ScoreView};
 pub use options::{FewerThreads, Method, Options, Progress, SearchResult, SearchStats};
 pub use probcut::{DEFAULT_T, MAX_DEEP, MAX_PAIRS, ProbCut, ProbCutError, ProbCutPair};

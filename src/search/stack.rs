@@ -21,3 +21,14 @@ const SEGMENT: usize = 32 << 20;
 pub(crate) fn with_room<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
+
+/// The deepest ply a recursive search goes to. Where the stack grows (above), the
+/// engine's ply limit. In WebAssembly it cannot: `stacker` does nothing there, and the
+/// engine's frames are on the JavaScript engine's own stack (about 1 MB in browsers and
+/// on Node's main thread), which held 1,200 plies of a line searched through a
+/// JavaScript game and not 1,500 (Node 20, 2026-12-02, web/test/engine.test.js): so
+/// 1,000 there, and a deeper line is `GameError::TooDeep`.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+pub(crate) const MAX_DEPTH: u32 = crate::search::value::MAX_PLY;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub(crate) const MAX_DEPTH: u32 = 1000;

@@ -108,6 +108,7 @@ const AGE_MASK: u64 = 0xff;
 
 impl Table {
     /// The fewest bytes a table can have: one bucket of two entries.
+    #[cfg_attr(all(target_family = "wasm", target_os = "unknown"), allow(dead_code))] // the C face's
     pub(crate) const MIN_BYTES: usize = size_of::<Bucket>();
 
     /// A table using at most `bytes` bytes (64 per bucket of two entries), or `None` if

@@ -8,7 +8,6 @@ use crate::search::memory::{lengthen, room};
 use crate::search::options::Method;
 use crate::search::stack;
 use crate::search::table::{Bound, Entry};
-use crate::search::value::MAX_PLY;
 
 impl<G: Game> Chance<'_, G> {
     /// A final score or an evaluation as a value, checked against the bounds. Any `i32`
@@ -67,7 +66,7 @@ impl<G: Game> Chance<'_, G> {
             let e = self.plan.max_view(self.game.evaluate(), max_side)?;
             return Ok(self.score(e)?);
         }
-        if ply >= MAX_PLY {
+        if ply >= stack::MAX_DEPTH {
             return Err(GameError::TooDeep.into());
         }
         let key = match self.table {

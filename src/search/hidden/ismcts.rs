@@ -12,8 +12,9 @@
 //! player (the tricks of a card game): where they are not,
 //! [`IsmctsOptions::multi_observer`] keeps a tree a player instead (MO-ISMCTS).
 
+use crate::search::clock::Instant;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::search::game::{Game, GameError, Move, pick, same_moves, weights_total};
 use crate::search::memory::room;

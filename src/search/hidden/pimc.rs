@@ -24,9 +24,10 @@
 //! assert!(r.proven && r.best_move.is_some() && r.samples == 20);
 //! ```
 
+use crate::search::clock::Instant;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::search::game::{Game, GameError, Move, sample_fits};
 use crate::search::memory::room;

@@ -3,9 +3,9 @@
 //! node, play out at random to the end (or the cut-off), and add the reward along the
 //! path, whose proven bounds then rise to the root.
 
+use crate::search::clock::Instant;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::time::Instant;
 
 use super::tree::{Kind, NO_PRIOR, NONE, Nodes};
 use super::{Convert, MctsOptions, MctsProgress};

@@ -50,8 +50,9 @@ mod parallel;
 mod shared;
 mod tree;
 
+use crate::search::clock::Instant;
 use std::sync::atomic::AtomicI32;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::search::game::{Fork, Game, GameError, Move, ScoreView, first_move};
 use crate::search::options::FewerThreads;

@@ -4,10 +4,11 @@
 //! seeded from the search's seed and its number, so that runs on threads vary with the
 //! order in which the threads meet.
 
+use crate::search::clock::Instant;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::AtomicI32;
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::iterate::{Run, Team};
 use super::shared::{self, SharedTree};

@@ -51,8 +51,9 @@
 mod node;
 mod table;
 
+use crate::search::clock::Instant;
 use std::sync::atomic::AtomicI32;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::search::game::{Game, GameError, Move};
 use crate::search::limits::Halt;

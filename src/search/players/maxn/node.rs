@@ -98,7 +98,7 @@ impl<G: Game> Searcher<'_, '_, G> {
             self.evaluations(ply, out)?;
             return Ok(());
         }
-        if ply >= crate::search::value::MAX_PLY {
+        if ply >= stack::MAX_DEPTH {
             return Err(GameError::TooDeep.into());
         }
         if chance {

@@ -2,8 +2,8 @@
 //! child at once, a random playout, the reward vector added along the path, and the
 //! n-player solver, which proves a node from its children.
 
+use crate::search::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::Instant;
 
 use super::MaxnMctsOptions;
 use super::tree::{CHANCE, Tree};

@@ -43,9 +43,10 @@
 mod iterate;
 mod tree;
 
+use crate::search::clock::Instant;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::search::game::{Fork, Game, GameError, Move, first_move};
 use crate::search::memory::room;

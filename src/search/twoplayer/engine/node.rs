@@ -10,7 +10,7 @@ use crate::search::options::Method;
 use crate::search::stack;
 use crate::search::table::{Bound, Entry};
 use crate::search::twoplayer::abdada;
-use crate::search::value::{self, INF, MAX_PLY, check_score};
+use crate::search::value::{self, INF, check_score};
 
 /// A node's best value and move so far, and its raised alpha.
 struct Best {
@@ -263,7 +263,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
             }
             return Ok(v);
         }
-        if ply >= MAX_PLY {
+        if ply >= stack::MAX_DEPTH {
             return Err(GameError::TooDeep.into());
         }
 

@@ -8,7 +8,7 @@ use super::Engine;
 use crate::search::game::{Game, GameError};
 use crate::search::limits::Halt;
 use crate::search::options::Method;
-use crate::search::value::{self, MAX_PLY};
+use crate::search::value;
 
 /// The most plies a line goes on past the depth limit.
 pub(super) const QUIESCENCE_PLIES: u32 = 32;
@@ -34,7 +34,7 @@ impl<G: Game, const LEAN: bool, const M: u8> Engine<'_, G, LEAN, M> {
         let stand = value::heuristic(self.plan.side_score(self.game.evaluate(), max_side)?);
         self.stats.leaves += 1;
         self.horizon += 1;
-        if stand >= beta || left == 0 || ply >= MAX_PLY {
+        if stand >= beta || left == 0 || ply >= crate::search::stack::MAX_DEPTH {
             return Ok(stand);
         }
         if ply >= self.height {
