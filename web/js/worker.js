@@ -1,0 +1,79 @@
+// The Worker that searches: it loads the module once, then takes one search at a time.
+// Messages in: {type: 'init', module}, {type: 'search', id, game, options, stop}.
+// Messages out: {type: 'ready'}, {type: 'progress', id, report}, {type: 'done', id,
+// result} and {type: 'failed', id, error}. `stop`, where the page can share memory, is
+// an Int32Array over a SharedArrayBuffer that the page sets to 1 to cancel.
+
+import { init, NativeGame, searchGame } from './sync.js';
+import { errorToData, MinimaxError } from './errors.js';
+
+const port = typeof self === 'object' && typeof self.postMessage === 'function' && typeof window === 'undefined'
+  ? self
+  : (await import('node:worker_threads')).parentPort;
+const send = (m) => port.postMessage(m);
+const listen = (f) => {
+  if (port === globalThis.self) port.onmessage = (e) => f(e.data);
+  else port.on('message', f);
+};
+
+/** User games' modules, by URL, imported once. */
+const modules = new Map();
+
+async function makeGame(spec) {
+  if (typeof spec.name === 'string') return new NativeGame(spec.name, spec.position ?? '');
+  const url = String(spec.module);
+  if (!modules.has(url)) modules.set(url, import(url));
+  let mod;
+  try {
+    mod = await modules.get(url);
+  } catch (e) {
+    modules.delete(url);
+    throw new MinimaxError('BAD_GAME', `the game's module ${url} could not be imported: ${e && e.message}`);
+  }
+  const name = spec.export ?? 'default';
+  const make = mod[name];
+  if (typeof make !== 'function') {
+    throw new MinimaxError('BAD_GAME', `the module ${url} has no export ${JSON.stringify(name)} that makes a game (a class or a function)`);
+  }
+  // A class is constructed, any other function called.
+  const isClass = /^class[\s{]/.test(Function.prototype.toString.call(make));
+  return isClass ? new make(spec.setup) : make(spec.setup);
+}
+
+async function search(m) {
+  const options = { ...m.options };
+  const every = options.progressMs ?? 100;
+  let last = -Infinity;
+  options.progressMs = m.stop ? Math.min(every, 25) : every;
+  options.onProgress = (report) => {
+    const now = performance.now();
+    if (report.kind !== 'depth' && now - last < every) return;
+    last = now;
+    send({ type: 'progress', id: m.id, report });
+  };
+  if (m.stop) options.shouldStop = () => Atomics.load(m.stop, 0) !== 0;
+  const game = await makeGame(m.game);
+  if (game instanceof NativeGame) {
+    try {
+      return game.search(options);
+    } finally {
+      game.free();
+    }
+  }
+  return searchGame(game, options);
+}
+
+let queue = Promise.resolve();
+listen((m) => {
+  if (m.type === 'init') {
+    queue = queue.then(() => init(m.module)).then(
+      () => send({ type: 'ready' }),
+      (e) => send({ type: 'failed', id: -1, error: errorToData(e) }),
+    );
+  } else if (m.type === 'search') {
+    queue = queue.then(() => search(m)).then(
+      (result) => send({ type: 'done', id: m.id, result }),
+      (e) => send({ type: 'failed', id: m.id, error: errorToData(e), trapped: e instanceof WebAssembly.RuntimeError }),
+    );
+  }
+});

@@ -1,0 +1,135 @@
+//! Alpha-beta, principal variation search, minimax and exact solving, as the library's
+//! `search` runs them, with progress sent to JavaScript: each completed depth, and a beat
+//! every `progressMs` between them.
+
+use std::cell::RefCell;
+
+use minimax::search::Table;
+use std::sync::atomic::AtomicI32;
+
+use minimax::search::{self, Game, GameError, Method as EngineMethod, Options, Progress};
+use wasm_bindgen::JsValue;
+
+use crate::heartbeat::Heartbeat;
+use crate::options::{Method, SearchOptions};
+use crate::results::{Fields, moves};
+
+/// What the last completed depth found, for the beats between depths.
+#[derive(Default, Clone)]
+struct Last {
+    depth: u32,
+    value: i32,
+    pv: Vec<f64>,
+}
+
+thread_local! {
+    /// The table, kept from search to search (a page's game asks for one a move), with
+    /// the size it was asked for.
+    static TABLE: RefCell<Option<(usize, Table)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with the table of `bytes` bytes, cleared unless `keep`; a table that cannot
+/// be had is `OutOfMemory` (the caller asked for it by its size).
+fn with_table<R>(
+    bytes: usize,
+    keep: bool,
+    f: impl FnOnce(Option<&mut Table>) -> Result<R, GameError>,
+) -> Result<R, GameError> {
+    if bytes == 0 {
+        return f(None);
+    }
+    TABLE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        match slot.as_mut() {
+            Some((b, t)) if *b == bytes => {
+                if !keep {
+                    t.clear();
+                }
+            }
+            _ => {
+                *slot = None; // the old one's memory first
+                *slot = Some((bytes, Table::new(bytes).ok_or(GameError::OutOfMemory)?));
+            }
+        }
+        f(slot.as_mut().map(|(_, t)| t))
+    })
+}
+
+/// Searches `game` as `o` says; the result as a JavaScript object.
+pub fn run(game: &mut dyn Game, o: &SearchOptions, stop: &AtomicI32) -> Result<JsValue, GameError> {
+    let last = RefCell::new(Last::default());
+    let mut on_depth = |p: &Progress| {
+        let l = Last {
+            depth: p.depth,
+            value: p.value,
+            pv: p.pv.iter().map(|&m| m as f64).collect(),
+        };
+        if let Some(f) = &o.on_progress {
+            let report = Fields::new()
+                .str("kind", "depth")
+                .num("depth", p.depth as f64)
+                .num("value", p.value as f64)
+                .opt("bestMove", p.pv.first().map(|&m| m as f64))
+                .val("pv", moves(&l.pv))
+                .num("nodes", p.nodes as f64)
+                .num("elapsedMs", p.elapsed.as_secs_f64() * 1000.0)
+                .done();
+            let _ = f.call1(&JsValue::NULL, &report);
+        }
+        *last.borrow_mut() = l;
+    };
+    let start = crate::now();
+    let mut beat = |played: u64| {
+        crate::progress::beat(o, || {
+            let l = last.borrow().clone();
+            Fields::new()
+                .str("kind", "beat")
+                .num("depth", l.depth as f64)
+                .num("value", l.value as f64)
+                .opt("bestMove", l.pv.first().copied())
+                .val("pv", moves(&l.pv))
+                .num("nodes", played as f64)
+                .num("elapsedMs", crate::now() - start)
+                .done()
+        })
+    };
+    let mut game = Heartbeat::new(game, o.progress_ms, &mut beat, stop);
+    let r = with_table(o.table_bytes, o.keep_table, |table| {
+        let mut opts = Options {
+            method: match o.method {
+                Method::Pvs => EngineMethod::Pvs,
+                Method::Exact => EngineMethod::Exact,
+                Method::Minimax => EngineMethod::Minimax,
+                _ => EngineMethod::AlphaBeta,
+            },
+            max_depth: o.depth,
+            table,
+            iterative_deepening: o.iterative_deepening,
+            refine_distance: o.refine_distance,
+            node_limit: o.nodes,
+            time_limit: o.time_limit(),
+            stop: Some(stop),
+            progress: Some(&mut on_depth),
+            ..Options::default()
+        };
+        search::search(&mut game, &mut opts)
+    })?;
+    let pv: Vec<f64> = r.pv.iter().map(|&m| m as f64).collect();
+    Ok(Fields::new()
+        .str("method", crate::options::name(o.method))
+        .opt("bestMove", r.best_move.map(|m| m as f64))
+        .num("value", r.value as f64)
+        .bool("exact", r.exact)
+        .bool("proven", r.proven)
+        .opt("pliesToEnd", r.plies_to_end.map(f64::from))
+        .num("depth", r.depth as f64)
+        .val("pv", moves(&pv))
+        .num("nodes", r.stats.nodes as f64)
+        .num("leaves", r.stats.leaves as f64)
+        .num("elapsedMs", r.stats.elapsed.as_secs_f64() * 1000.0)
+        .bool(
+            "stopped",
+            stop.load(std::sync::atomic::Ordering::Relaxed) != 0,
+        )
+        .done())
+}
