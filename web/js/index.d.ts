@@ -4,7 +4,7 @@ export * from './sync.js';
 
 /** A game compiled in, by name and position. */
 export interface NativeGameSpec {
-  name: 'tic_tac_toe' | 'connect_four' | 'othello' | 'hex' | `hex:${number}`;
+  name: 'tic_tac_toe' | 'connect_four' | 'othello' | 'hex' | `hex:${number}` | 'breakthrough';
   position?: string;
 }
 

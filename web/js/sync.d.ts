@@ -115,7 +115,7 @@ export class MinimaxError extends Error {
 
 /** A game compiled into the module, at a position (the moves from the start). */
 export class NativeGame {
-  /** "tic_tac_toe", "connect_four" (position: column digits 1-7), "othello", "hex" or "hex:N". */
+  /** "tic_tac_toe", "connect_four" (position: column digits 1-7), "othello", "hex" or "hex:N", "breakthrough". */
   constructor(name: string, position?: string);
   readonly name: string;
   readonly position: string;

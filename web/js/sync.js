@@ -27,15 +27,12 @@ function checked(f) {
 }
 
 /** A game compiled in, at a position: see index.d.ts. */
+const WRAP = Symbol('a copy');
+
 export class NativeGame {
   #raw;
   constructor(name, position) {
-    this.#raw = checked(() => new RawGame(name, position ?? ''));
-  }
-  static #wrap(raw) {
-    const g = Object.create(NativeGame.prototype);
-    g.#raw = raw;
-    return g;
+    this.#raw = name === WRAP ? position : checked(() => new RawGame(name, position ?? ''));
   }
   get name() { return this.#raw.name; }
   get position() { return this.#raw.position; }
@@ -48,7 +45,7 @@ export class NativeGame {
   undo() { return this.#raw.undo(); }
   winner() { return this.#raw.winner() ?? null; }
   board() { return Array.from(this.#raw.board()); }
-  clone() { return NativeGame.#wrap(this.#raw.clone()); }
+  clone() { return new NativeGame(WRAP, this.#raw.clone()); }
   search(options) { return checked(() => this.#raw.search(options)); }
   free() { this.#raw.free(); }
 }

@@ -4,8 +4,13 @@
 //! moves played from the start, as a string: Connect Four's column digits 1-7 (Pons'
 //! notation, as the Python package takes it), the others' move numbers separated by
 //! spaces or commas (tic-tac-toe's cells 0-8 row by row, Othello's squares 8 * row +
-//! column and 64 to pass, Hex's cells size * row + column).
+//! column and 64 to pass, Hex's cells size * row + column, Breakthrough's 3 * from +
+//! direction, its squares 8 * row + column seen from the side to move, which moves up the
+//! rows: the board is turned for the second player; direction 0 is up and left, 1
+//! straight up, 2 up and right).
 
+#[path = "../../examples/common/breakthrough.rs"]
+mod breakthrough;
 #[path = "../../examples/connect4/game.rs"]
 mod connect4;
 #[path = "../../examples/hex/game.rs"]
@@ -27,10 +32,11 @@ pub enum Kind {
     ConnectFour(Box<connect4::Position>),
     Othello(othello::Othello),
     Hex(hex::Hex),
+    Breakthrough(breakthrough::Breakthrough),
 }
 
 /// The names `NativeGame` takes.
-pub const NAMES: &str = "tic_tac_toe, connect_four, othello, hex";
+pub const NAMES: &str = "tic_tac_toe, connect_four, othello, hex, breakthrough";
 
 impl Kind {
     /// The game as the engine sees it.
@@ -40,6 +46,7 @@ impl Kind {
             Kind::ConnectFour(g) => &mut **g,
             Kind::Othello(g) => g,
             Kind::Hex(g) => g,
+            Kind::Breakthrough(g) => g,
         }
     }
 }
@@ -70,6 +77,11 @@ impl NativeGame {
             ("tic_tac_toe", "") => ("tic_tac_toe", Kind::TicTacToe(Default::default()), 3),
             ("connect_four", "") => ("connect_four", Kind::ConnectFour(empty_connect4()), 7),
             ("othello", "") => ("othello", Kind::Othello(othello::Othello::new()), 8),
+            ("breakthrough", "") => (
+                "breakthrough",
+                Kind::Breakthrough(breakthrough::Breakthrough::new()),
+                8,
+            ),
             ("hex", _) => {
                 let n = if arg.is_empty() {
                     Ok(7)
@@ -229,6 +241,28 @@ impl NativeGame {
                     })
                     .collect()
             }
+            Kind::Breakthrough(g) => {
+                // Seen from the side to move, which moves up: turned back for the second.
+                let (me, opp) = g.sides();
+                let (first, second) = if g.first_to_move() {
+                    (me, opp)
+                } else {
+                    (opp.swap_bytes(), me.swap_bytes())
+                };
+                // Row 7 (the second player's home) at the top.
+                (0..64)
+                    .map(|i| {
+                        let sq = (7 - i / 8) * 8 + i % 8;
+                        if first >> sq & 1 == 1 {
+                            1
+                        } else if second >> sq & 1 == 1 {
+                            2
+                        } else {
+                            0
+                        }
+                    })
+                    .collect()
+            }
             Kind::ConnectFour(_) => {
                 // Column c, filled from the bottom row (row 5 at the top of the list's end).
                 let mut cells = vec![0u8; 42];
@@ -276,6 +310,12 @@ impl NativeGame {
                     }
                     out.extend((0..7).filter(|&c| heights[c as usize] < 6));
                 }
+            }
+            Kind::Breakthrough(g) => {
+                let mut moves = Vec::new();
+                g.legal(&mut moves);
+                out.extend(moves.into_iter().map(Move::from));
+                out.sort_unstable();
             }
             Kind::Othello(g) => {
                 let mut squares = Vec::new();

@@ -139,3 +139,43 @@ test('on this thread too, a line of 1000 plies searches and a deeper one is TOO_
   assert.equal(searchGame(chain(1000), opts).value, 1);
   assert.throws(() => searchGame(chain(1001), opts), (e) => e.code === 'TOO_DEEP');
 });
+
+test("Breakthrough's moves and board: 22 moves a side at the start, 16 pieces each, the second player's turned", () => {
+  const b = new NativeGame('breakthrough');
+  assert.equal(b.legalMoves().length, 22);
+  const board = b.board();
+  assert.deepEqual([board.filter((c) => c === 1).length, board.filter((c) => c === 2).length], [16, 16]);
+  assert.deepEqual(board.slice(0, 16), Array(16).fill(2)); // the second player's home at the top
+  // Perft 1 to 3 through the module's rules, against a move counter written here from
+  // Troyka's rules (cells row 0 = the first player's home; it moves up, the second down).
+  const perft = (g, d) => (d === 0 ? 1 : g.legalMoves().reduce((n, m) => n + perft(g.clone().play(m), d - 1), 0));
+  const count = (cells, player, d) => {
+    if (d === 0) return 1;
+    let n = 0;
+    const dir = player === 1 ? 1 : -1;
+    for (let sq = 0; sq < 64; sq++) {
+      if (cells[sq] !== player) continue;
+      const row = Math.floor(sq / 8) + dir;
+      if (row < 0 || row > 7) continue;
+      for (const dc of [-1, 0, 1]) {
+        const col = (sq % 8) + dc;
+        if (col < 0 || col > 7) continue;
+        const to = row * 8 + col;
+        if (cells[to] === player || (dc === 0 && cells[to] !== 0)) continue;
+        const next = cells.slice();
+        next[to] = player;
+        next[sq] = 0;
+        n += count(next, 3 - player, d - 1);
+      }
+    }
+    return n;
+  };
+  const start = Array.from({ length: 64 }, (_, i) => (i < 16 ? 1 : i >= 48 ? 2 : 0));
+  for (const d of [1, 2, 3]) assert.equal(perft(b, d), count(start, 1, d), `perft ${d}`);
+  b.play(b.legalMoves()[0]);
+  assert.equal(b.toMove, 1);
+  assert.equal(b.board().filter((c) => c === 1).length, 16);
+  const r = b.search({ depth: 4 });
+  assert.equal(r.depth, 4);
+  assert.ok(b.legalMoves().includes(r.bestMove));
+});
