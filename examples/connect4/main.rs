@@ -1,13 +1,17 @@
 //! A Connect Four solver in Rust on the engine's exact solve (the game is in `game.rs`,
 //! with the same knowledge as the C example's callbacks).
 //!
-//!   cargo run --release --example connect4 -- [--threads N | --bare] < positions
+//!   cargo run --release --example connect4 -- [--threads N | --bare] [--best] < positions
+//!   cargo run --release --example connect4 -- --mcts PLAYOUTS < positions
 //!
 //! Reads lines of column digits 1-7 ("4453"), optionally followed by a space and the
 //! expected score, as in Pascal Pons' test sets; prints "<moves> <score> <nodes>
-//! <microseconds>" with the score from the side to move. A line whose expected score
-//! differs is reported on stderr, and the exit status is then 1. `--bare` solves with the
-//! benchmark's measuring stick in `bare.rs` instead of the engine.
+//! <microseconds>" with the score from the side to move, and with `--best` the best
+//! move's column (1-7) last. A line whose expected score differs is reported on stderr,
+//! and the exit status is then 1. `--bare` solves with the benchmark's measuring stick in
+//! `bare.rs` instead of the engine. `--mcts` runs MCTS with random playouts instead (seed
+//! 0x5EED, the defaults) and prints "<moves> <best column> <playouts> <microseconds>":
+//! the npm package's benchmark (benches/web) compares both with the WebAssembly build.
 
 use std::io::BufRead;
 use std::time::Instant;
@@ -29,10 +33,15 @@ enum Solver {
 
 fn main() {
     let a = args::Args::parse(
-        "usage: connect4 [--threads N | --bare] < positions",
-        &["--threads"],
-        &["--bare"],
+        "usage: connect4 [--threads N | --bare] [--best] < positions, or connect4 --mcts PLAYOUTS < positions",
+        &["--threads", "--mcts"],
+        &["--bare", "--best"],
     );
+    if a.flag("--mcts") {
+        mcts(a.number("--mcts", 10_000u64));
+        return;
+    }
+    let best = a.flag("--best");
     let bare = a.flag("--bare");
     let threads = a.number("--threads", 1usize);
     if bare && a.flag("--threads") {
@@ -66,8 +75,8 @@ fn main() {
             Solver::Engine(table) => table.clear(), // each position afresh, likewise
         }
         let t0 = Instant::now();
-        let (score, nodes) = match &mut solver {
-            Solver::Bare(bare) => (bare.solve(&mut p), bare.nodes),
+        let (score, nodes, column) = match &mut solver {
+            Solver::Bare(bare) => (bare.solve(&mut p), bare.nodes, None),
             Solver::Engine(table) => {
                 let mut opts = Options {
                     method: Method::Exact,
@@ -79,11 +88,15 @@ fn main() {
                 };
                 let r = search_parallel(&mut p, &mut opts).expect("the game keeps its contract");
                 let score = if p.moves % 2 == 0 { r.value } else { -r.value };
-                (score, r.stats.nodes)
+                (score, r.stats.nodes, r.best_move)
             }
         };
         let us = t0.elapsed().as_secs_f64() * 1e6;
-        println!("{digits} {score} {nodes} {us:.0}");
+        match (best, column) {
+            (true, Some(c)) => println!("{digits} {score} {nodes} {us:.0} {}", c + 1),
+            (true, None) => println!("{digits} {score} {nodes} {us:.0} -"),
+            _ => println!("{digits} {score} {nodes} {us:.0}"),
+        }
         if expected.is_some_and(|e| e != score) {
             eprintln!(
                 "line {}: {digits}: score {score}, expected {expected:?}",
@@ -93,4 +106,27 @@ fn main() {
         }
     }
     std::process::exit(if failures == 0 { 0 } else { 1 });
+}
+
+/// MCTS from each position: the best column, the playouts and the time.
+fn mcts(playouts: u64) {
+    use minimax::search::mcts::{Mcts, MctsOptions};
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("readable input");
+        let Some(digits) = line.split_whitespace().next() else {
+            continue;
+        };
+        let mut p = Position::setup(digits).expect("a position of Pons' notation");
+        let t0 = Instant::now();
+        let mut opts = MctsOptions {
+            playouts,
+            ..MctsOptions::default()
+        };
+        let r = Mcts::new()
+            .search(&mut p, &mut opts)
+            .expect("the game keeps its contract");
+        let us = t0.elapsed().as_secs_f64() * 1e6;
+        let column = r.best_move.map_or("-".to_string(), |c| (c + 1).to_string());
+        println!("{digits} {column} {} {us:.0}", r.playouts);
+    }
 }

@@ -19,7 +19,7 @@ use std::sync::atomic::AtomicI32;
 use minimax::search::Game;
 use wasm_bindgen::prelude::*;
 
-use games::NativeGame;
+use games::{Kind, NativeGame};
 use options::{Method, SearchOptions};
 
 #[wasm_bindgen]
@@ -47,8 +47,8 @@ pub fn version() -> String {
 }
 
 /// Runs the method `o` names on `game`.
-fn run(
-    game: &mut dyn Game,
+fn run<G: Game + ?Sized>(
+    game: &mut G,
     o: &SearchOptions,
     stop: &AtomicI32,
 ) -> Result<JsValue, minimax::search::GameError> {
@@ -64,7 +64,17 @@ impl NativeGame {
     pub fn search(&mut self, options: JsValue) -> Result<JsValue, JsValue> {
         let o = SearchOptions::read(&options)?;
         let mut copy = self.clone();
-        run(copy.kind().game(), &o, &AtomicI32::new(0)).map_err(errors::from_game_error)
+        let stop = AtomicI32::new(0);
+        // Each game's own search, compiled for its type: a call through `dyn Game` a node
+        // cost the WebAssembly build about (measured in benches/web) what inlining saves.
+        match copy.kind() {
+            Kind::TicTacToe(g) => run(g, &o, &stop),
+            Kind::ConnectFour(g) => run(&mut **g, &o, &stop),
+            Kind::Othello(g) => run(g, &o, &stop),
+            Kind::Hex(g) => run(g, &o, &stop),
+            Kind::Breakthrough(g) => run(g, &o, &stop),
+        }
+        .map_err(errors::from_game_error)
     }
 }
 

@@ -18,7 +18,11 @@ use crate::results::Fields;
 const REPORT_EVERY: u64 = 64;
 
 /// Searches `game` as `o` says; the result as a JavaScript object.
-pub fn run(game: &mut dyn Game, o: &SearchOptions, stop: &AtomicI32) -> Result<JsValue, GameError> {
+pub fn run<G: Game + ?Sized>(
+    game: &mut G,
+    o: &SearchOptions,
+    stop: &AtomicI32,
+) -> Result<JsValue, GameError> {
     let start = crate::now();
     let last_report = Cell::new(start);
     let mut on_report = |p: &MctsProgress| {

@@ -48,7 +48,10 @@ fn with_table<R>(
             }
             _ => {
                 *slot = None; // the old one's memory first
-                *slot = Some((bytes, Table::new(bytes).ok_or(GameError::OutOfMemory)?));
+                let mut table = Table::new(bytes).ok_or(GameError::OutOfMemory)?;
+                // Its pages touched now, once, rather than during the first searches.
+                table.prefault();
+                *slot = Some((bytes, table));
             }
         }
         f(slot.as_mut().map(|(_, t)| t))
@@ -56,7 +59,11 @@ fn with_table<R>(
 }
 
 /// Searches `game` as `o` says; the result as a JavaScript object.
-pub fn run(game: &mut dyn Game, o: &SearchOptions, stop: &AtomicI32) -> Result<JsValue, GameError> {
+pub fn run<G: Game + ?Sized>(
+    game: &mut G,
+    o: &SearchOptions,
+    stop: &AtomicI32,
+) -> Result<JsValue, GameError> {
     let last = RefCell::new(Last::default());
     let mut on_depth = |p: &Progress| {
         let l = Last {
