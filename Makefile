@@ -14,6 +14,11 @@
 #   make players-bench n-player MCTS against OpenSpiel's MCTSBot (after python-test)
 #   make players-match round robins of the n-player searches (PLAYERS_GAME, MATCH_MS)
 #   make hidden-bench  ISMCTS against OpenSpiel's ISMCTSBot on Oh Hell and Hearts (an hour)
+#   make web           the npm package (web/): its WebAssembly module, then serve the page
+#                      that plays against it (examples/web/) at http://127.0.0.1:8080/
+#   make web-test      the package's Node tests and the page's test in headless Chromium
+#   make web-bench     the WebAssembly build against native on Pons' sets, in Node and
+#                      Chromium (exactness, speed, MCTS playouts)
 #   make samples       rerun every dated sample of the docs and compare it (hours; by hand)
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
 #                      the game engine (tic-tac-toe on 1 and 2 threads; 20 seeded games of 2048;
@@ -44,7 +49,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench python-batched-bench mctx-bench players-bench hidden-bench players-match samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench python-batched-bench mctx-bench players-bench hidden-bench players-match web web-package web-test web-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -241,6 +246,23 @@ mctx-bench: lib
 # printed again with only its numbers changed (tests/c_programs/docs.rs): the benchmarks, the
 # matches and the Python figures, so hours, by hand (after python-test); `cargo test`
 # reruns the samples marked "under a minute".
+# The npm package: the module (web/build.sh checks the tools and says how to get them),
+# then its Node dependencies (playwright-core, for the browser test only).
+web-package:
+	sh web/build.sh
+	cd web && npm install --no-audit --no-fund
+
+web: web-package
+	cd web && node serve.js
+
+web-test: web-package
+	cd web && node --test test/*.test.js
+	cd web && node test/browser.mjs
+
+web-bench: web-package
+	$(CARGO) build --release --example connect4
+	node benches/web/bench.mjs
+
 samples: examples
 	$(CARGO) build --release --quiet --examples
 	$(CARGO) build --release --quiet --manifest-path benches/peer/Cargo.toml

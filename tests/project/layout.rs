@@ -1,5 +1,6 @@
 //! The house by family (issues 21 and 68): the modules of each face (`src/search/`,
-//! `src/ffi/`, `src/tree/`, the Python package's `python/src/`, and `src/` itself) import
+//! `src/ffi/`, `src/tree/`, the Python package's `python/src/`, the npm package's
+//! `web/src/`, and `src/` itself) import
 //! one way. A face's root (`mod.rs`, `lib.rs`) declares its modules and chooses among the
 //! families; no module under `src/search/` imports from that root, and at every level of
 //! folders no two modules import each other, directly or around a circle. A reader can
@@ -135,6 +136,8 @@ const WITH_CHANCE: &[&str] = &[
     "hidden",
 ];
 const WITH_TREE: &[&str] = &["tree", "twoplayer", "mcts", "batched", "players", "hidden"];
+/// The npm package's families so far, as files.
+const WEB: &[&str] = &["twoplayer", "mcts"];
 
 /// The crates' roots and their faces.
 fn crates() -> Vec<(std::path::PathBuf, Vec<Face>)> {
@@ -154,6 +157,7 @@ fn crates() -> Vec<(std::path::PathBuf, Vec<Face>)> {
             ],
         ),
         (root.join("python/src"), vec![face("", WITH_TREE, false)]),
+        (root.join("web/src"), vec![face("", WEB, true)]),
     ]
 }
 

@@ -33,7 +33,7 @@ impl<'a, G: Game + ?Sized> Heartbeat<'a, G> {
             beat,
             stop,
             every: every_ms,
-            last: crate::now(),
+            last: crate::clock::now(),
             played: 0,
             left: LOOK_EVERY,
         }
@@ -46,7 +46,7 @@ impl<'a, G: Game + ?Sized> Heartbeat<'a, G> {
             return;
         }
         self.left = LOOK_EVERY;
-        let now = crate::now();
+        let now = crate::clock::now();
         if now - self.last >= self.every {
             self.last = now;
             if (self.beat)(self.played) {

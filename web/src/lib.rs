@@ -4,6 +4,7 @@
 //! JavaScript object searched through `jsgame.rs`. The families follow the library's
 //! folders: `twoplayer` (alpha-beta and exact solving) and `mcts`.
 
+mod clock;
 mod errors;
 mod games;
 mod heartbeat;
@@ -22,22 +23,10 @@ use wasm_bindgen::prelude::*;
 use games::{Kind, NativeGame};
 use options::{Method, SearchOptions};
 
-#[wasm_bindgen]
-extern "C" {
-    /// `performance.now()`: milliseconds, never going backwards (pages and Node alike).
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
-
-/// The clock, in milliseconds.
-pub(crate) fn now() -> f64 {
-    performance_now()
-}
-
 /// Installs the library's clock when the module starts: WebAssembly has none of its own.
 #[wasm_bindgen(start)]
 fn start() {
-    minimax::search::set_clock(now);
+    minimax::search::set_clock(clock::now);
 }
 
 /// The library's version.

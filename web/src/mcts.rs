@@ -23,10 +23,10 @@ pub fn run<G: Game + ?Sized>(
     o: &SearchOptions,
     stop: &AtomicI32,
 ) -> Result<JsValue, GameError> {
-    let start = crate::now();
+    let start = crate::clock::now();
     let last_report = Cell::new(start);
     let mut on_report = |p: &MctsProgress| {
-        let now = crate::now();
+        let now = crate::clock::now();
         if now - last_report.get() < o.progress_ms {
             return;
         }

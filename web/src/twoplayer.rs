@@ -85,7 +85,7 @@ pub fn run<G: Game + ?Sized>(
         }
         *last.borrow_mut() = l;
     };
-    let start = crate::now();
+    let start = crate::clock::now();
     let mut beat = |played: u64| {
         crate::progress::beat(o, || {
             let l = last.borrow().clone();
@@ -96,7 +96,7 @@ pub fn run<G: Game + ?Sized>(
                 .opt("bestMove", l.pv.first().copied())
                 .val("pv", moves(&l.pv))
                 .num("nodes", played as f64)
-                .num("elapsedMs", crate::now() - start)
+                .num("elapsedMs", crate::clock::now() - start)
                 .done()
         })
     };
