@@ -5,10 +5,13 @@
 //   exactness: 1,000 of Pons' positions from every set, exact solve (the table of 64 MiB
 //     cleared before each, no iterative deepening, no distance refinement: the options
 //     of examples/connect4), value, best move and nodes equal to native's;
-//   speed: Test_L3_R1 and Test_L2_R1 whole, one thread, the time of the searches alone,
-//     the median of three passes on each side (the page cross-origin isolated, so that its
-//     clock has microseconds: Chromium's is coarsened to 0.1 ms elsewhere);
+//   speed: Test_L3_R1 and Test_L2_R1 whole, one thread, the time of the searches alone
+//     (the page cross-origin isolated, so that its clock has microseconds: Chromium's is
+//     coarsened to 0.1 ms elsewhere);
 //   MCTS: random playouts a second from 20 early positions, 20,000 playouts each.
+// Speed and MCTS run in 5 rounds, each native, then Node, then Chromium, one after the
+// other, and each ratio is the median of the rounds' ratios: this machine's speed drifts
+// by up to 30% over minutes, which a ratio of runs minutes apart would take in.
 // Native is examples/connect4 (`--best`, `--mcts`), built by the make target.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
@@ -30,7 +33,7 @@ function native(args, positions) {
 }
 
 /** The WebAssembly side, as a function of the sync API, run in Node and in the page. */
-async function wasmSide(positions, speedPositions, mctsPositions, exact, playouts, sync) {
+async function wasmSide(positions, mctsPositions, exact, playouts, sync) {
   await sync.init();
   const solve = (line) => {
     const g = new sync.NativeGame('connect_four', line);
@@ -40,7 +43,6 @@ async function wasmSide(positions, speedPositions, mctsPositions, exact, playout
     return [score, r.nodes, r.elapsedMs, r.bestMove];
   };
   const solved = positions.map(solve);
-  const passes = [0, 1, 2].map(() => speedPositions.map((l) => solve(l)[2]));
   const mcts = mctsPositions.map((line) => {
     const g = new sync.NativeGame('connect_four', line);
     const t0 = performance.now();
@@ -49,7 +51,29 @@ async function wasmSide(positions, speedPositions, mctsPositions, exact, playout
     g.free();
     return [r.bestMove, r.playouts, ms];
   });
-  return { solved, passes, mcts };
+  return { solved, mcts };
+}
+
+/** One round's WebAssembly times: each speed position's search (ms), and the MCTS
+ * searches' playouts and milliseconds. */
+async function wasmRound(speedPositions, mctsPositions, exact, playouts, sync) {
+  await sync.init();
+  const times = speedPositions.map((line) => {
+    const g = new sync.NativeGame('connect_four', line);
+    const ms = g.search(exact).elapsedMs;
+    g.free();
+    return ms;
+  });
+  let done = 0;
+  let ms = 0;
+  for (const line of mctsPositions) {
+    const g = new sync.NativeGame('connect_four', line);
+    const t0 = performance.now();
+    done += g.search({ method: 'mcts', playouts }).playouts;
+    ms += performance.now() - t0;
+    g.free();
+  }
+  return { times, rate: done / (ms / 1000) };
 }
 
 if (!existsSync(`${DATA}/Test_L3_R1`)) {
@@ -61,33 +85,51 @@ const speed = ['Test_L3_R1', 'Test_L2_R1'].flatMap((set) => lines(set).map((l) =
 const mctsPositions = lines('Test_L1_R1').slice(0, 20);
 const all = exactness;
 
-// Native, then WebAssembly in Node, then in Chromium: each sees the same positions.
+// Exactness: native, then WebAssembly in Node, then in Chromium, on the same positions.
 const nat = native(['--best'], all.map(([, l]) => l));
-const natPasses = [0, 1, 2].map(() => native([], speed.map(([, l]) => l)).map((r) => Number(r[3]) / 1000));
 const natMcts = native(['--mcts', String(MCTS_PLAYOUTS)], mctsPositions);
 const sync = await import('../../web/js/sync.js');
-const inNode = await wasmSide(all.map(([, l]) => l), speed.map(([, l]) => l), mctsPositions, EXACT, MCTS_PLAYOUTS, sync);
+const inNode = await wasmSide(all.map(([, l]) => l), mctsPositions, EXACT, MCTS_PLAYOUTS, sync);
 
-let inChromium = null;
+let page = null;
+let closeAll = () => {};
 if (existsSync(CHROMIUM)) {
   const { chromium } = await import('../../web/node_modules/playwright-core/index.mjs');
   const server = await serve({ port: 0, isolated: true });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  const page = await browser.newPage();
+  page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${server.address().port}/examples/web/blank.html`);
-  inChromium = await page.evaluate(
-    async ([src, positions, sp, mp, exact, playouts]) => {
-      const sync = await import('/web/js/sync.js');
-      const f = new Function(`return (${src})`)();
-      return f(positions, sp, mp, exact, playouts, sync);
-    },
-    [wasmSide.toString(), all.map(([, l]) => l), speed.map(([, l]) => l), mctsPositions, EXACT, MCTS_PLAYOUTS],
-  );
-  await browser.close();
-  server.close();
+  closeAll = async () => {
+    await browser.close();
+    server.close();
+  };
 } else {
   console.log(`(no chromium at ${CHROMIUM}: Node only)`);
 }
+const inPage = (f, ...args) =>
+  page.evaluate(
+    async ([src, args]) => {
+      const sync = await import('/web/js/sync.js');
+      return new Function(`return (${src})`)()(...args, sync);
+    },
+    [f.toString(), args],
+  );
+const inChromium = page ? await inPage(wasmSide, all.map(([, l]) => l), mctsPositions, EXACT, MCTS_PLAYOUTS) : null;
+
+// Speed: rounds of native, Node and Chromium in turn.
+const ROUNDS = 5;
+const speedLines = speed.map(([, l]) => l);
+const natRate = (rows) => rows.reduce((s, r) => s + Number(r[2]), 0) / (rows.reduce((s, r) => s + Number(r[3]), 0) / 1e6);
+const rounds = [];
+for (let k = 0; k < ROUNDS; k++) {
+  const round = {
+    native: { times: native([], speedLines).map((r) => Number(r[3]) / 1000), rate: natRate(native(['--mcts', String(MCTS_PLAYOUTS)], mctsPositions)) },
+    Node: await wasmRound(speedLines, mctsPositions, EXACT, MCTS_PLAYOUTS, sync),
+  };
+  if (page) round.Chromium = await inPage(wasmRound, speedLines, mctsPositions, EXACT, MCTS_PLAYOUTS);
+  rounds.push(round);
+}
+await closeAll();
 
 let differ = 0;
 for (const [where, run] of [['Node', inNode], ['Chromium', inChromium]]) {
@@ -110,21 +152,21 @@ for (const [where, run] of [['Node', inNode], ['Chromium', inChromium]]) {
   });
 }
 
-/** The median over the passes of a set's total time, in ms. */
-const median = (passes, set) => {
-  const totals = passes.map((times) => times.reduce((sum, t, i) => sum + (speed[i][0] === set ? t : 0), 0)).sort((a, b) => a - b);
-  return totals[1];
-};
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const total = (times, set) => times.reduce((sum, t, i) => sum + (speed[i][0] === set ? t : 0), 0);
 const f = (x, d = 2) => x.toFixed(d);
-console.log(`exactness: ${exactness.length} positions (${SETS.map(([s, n]) => `${s} ${n}`).join(', ')}) and ${mctsPositions.length} MCTS searches: ${differ === 0 ? 'values, best moves and nodes equal to native in Node' + (inChromium ? ' and Chromium' : '') : `${differ} differ`}`);
-console.log('speed, one thread (time of the searches; ratio wasm / native, at most 1.6):');
+const where = page ? ['Node', 'Chromium'] : ['Node'];
+console.log(`exactness: ${exactness.length} positions (${SETS.map(([s, n]) => `${s} ${n}`).join(', ')}) and ${mctsPositions.length} MCTS searches: ${differ === 0 ? 'values, best moves and nodes equal to native in ' + where.join(' and ') : `${differ} differ`}`);
+console.log(`speed, one thread (time of the searches, the median of ${ROUNDS} rounds; ratio wasm / native, the median of the rounds' ratios, at most 1.6):`);
 for (const set of ['Test_L3_R1', 'Test_L2_R1']) {
-  const n = median(natPasses, set);
-  const row = [['Node', inNode], ['Chromium', inChromium]].filter(([, r]) => r).map(([w, r]) => `${w} ${f(median(r.passes, set), 1)} ms (${f(median(r.passes, set) / n)}x)`);
+  const n = median(rounds.map((r) => total(r.native.times, set)));
+  const row = where.map((w) => {
+    const ms = median(rounds.map((r) => total(r[w].times, set)));
+    const ratio = median(rounds.map((r) => total(r[w].times, set) / total(r.native.times, set)));
+    return `${w} ${f(ms, 1)} ms (${f(ratio)}x)`;
+  });
   console.log(`  ${set}: native ${f(n, 1)} ms; ${row.join('; ')}`);
 }
-const natRate = natMcts.reduce((s, r) => s + Number(r[2]), 0) / (natMcts.reduce((s, r) => s + Number(r[3]), 0) / 1e6);
-const rate = (run) => run.mcts.reduce((s, r) => s + r[1], 0) / (run.mcts.reduce((s, r) => s + r[2], 0) / 1000);
-const rows = [['Node', inNode], ['Chromium', inChromium]].filter(([, r]) => r).map(([w, r]) => `${w} ${Math.round(rate(r)).toLocaleString('en')} (${f(rate(r) / natRate)}x)`);
-console.log(`MCTS random playouts a second (ratio to native, at least 0.6): native ${Math.round(natRate).toLocaleString('en')}; ${rows.join('; ')}`);
+const rates = where.map((w) => `${w} ${Math.round(median(rounds.map((r) => r[w].rate))).toLocaleString('en')} (${f(median(rounds.map((r) => r[w].rate / r.native.rate)))}x)`);
+console.log(`MCTS random playouts a second (the median of ${ROUNDS} rounds; ratio to native, at least 0.6): native ${Math.round(median(rounds.map((r) => r.native.rate))).toLocaleString('en')}; ${rates.join('; ')}`);
 process.exit(differ === 0 ? 0 : 1);
