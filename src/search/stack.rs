@@ -26,7 +26,7 @@ pub(crate) fn with_room<R>(f: impl FnOnce() -> R) -> R {
 /// engine's ply limit. In WebAssembly it cannot: `stacker` does nothing there, and the
 /// engine's frames are on the JavaScript engine's own stack (about 1 MB in browsers and
 /// on Node's main thread), which held 1,200 plies of a line searched through a
-/// JavaScript game and not 1,500 (Node 20, 2026-12-02, web/test/engine.test.js): so
+/// JavaScript game and not 1,500 (Node 20, 2026-12-02; docs/web.md, "Limits"): so
 /// 1,000 there, and a deeper line is `GameError::TooDeep`.
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub(crate) const MAX_DEPTH: u32 = crate::search::value::MAX_PLY;
