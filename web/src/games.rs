@@ -190,8 +190,9 @@ impl NativeGame {
                 ),
             ));
         }
-        self.play_checked(mv as Move)
-            .map_err(|why| error(Code::IllegalMove, format!("{mv} {why}")))
+        // The rules list no move once the game is over: the move is checked.
+        self.apply(mv as Move);
+        Ok(())
     }
 
     /// Takes back the last move; false if there is none.
@@ -341,12 +342,18 @@ impl NativeGame {
         {
             return Err("comes after the end of the game".into());
         }
-        if !self.legal().contains(&mv) {
-            return Err(format!("is not legal there (legal: {:?})", self.legal()));
+        let legal = self.legal();
+        if !legal.contains(&mv) {
+            return Err(format!("is not legal there (legal: {legal:?})"));
         }
+        self.apply(mv);
+        Ok(())
+    }
+
+    /// Plays `mv`, a move already checked.
+    fn apply(&mut self, mv: Move) {
         self.kind.game().play(mv);
         self.line.push(mv);
-        Ok(())
     }
 
     /// The moves of a position string.

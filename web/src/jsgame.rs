@@ -135,11 +135,15 @@ impl<'a> JsGame<'a> {
         self.stop.store(1, Relaxed);
     }
 
-    fn call0(&mut self, f: &Function) -> Option<JsValue> {
+    /// Calls the method `pick` chooses, if the game has it and no error came before.
+    /// (Picked, not cloned: a clone of a JavaScript value is a call into JavaScript, and
+    /// these are called at every node.)
+    fn call0(&mut self, pick: impl Fn(&Methods) -> Option<&Function>) -> Option<JsValue> {
         if self.error.is_some() {
             return None;
         }
-        match f.call0(&self.obj) {
+        let called = pick(&self.f)?.call0(&self.obj);
+        match called {
             Ok(v) => Some(v),
             Err(e) => {
                 self.fail(e);
@@ -174,8 +178,7 @@ impl<'a> JsGame<'a> {
 
 impl Game for JsGame<'_> {
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
-        let f = self.f.moves.clone();
-        let Some(v) = self.call0(&f) else {
+        let Some(v) = self.call0(|f| Some(&f.moves)) else {
             // Unwinding after an error: the status is replaced by it.
             return Err(GameError::NoMovesNotOver);
         };
@@ -230,8 +233,7 @@ impl Game for JsGame<'_> {
     }
 
     fn outcome(&mut self) -> Option<i32> {
-        let f = self.f.outcome.clone();
-        let v = self.call0(&f)?;
+        let v = self.call0(|f| Some(&f.outcome))?;
         if v.is_null() || v.is_undefined() {
             return None;
         }
@@ -239,19 +241,18 @@ impl Game for JsGame<'_> {
     }
 
     fn evaluate(&mut self) -> i32 {
-        let Some(f) = self.f.evaluate.clone() else {
+        if self.f.evaluate.is_none() {
             self.unevaluated = true;
             return 0;
-        };
-        match self.call0(&f) {
+        }
+        match self.call0(|f| f.evaluate.as_ref()) {
             Some(v) => self.score(&v, "evaluate").unwrap_or(0),
             None => 0,
         }
     }
 
     fn hash(&mut self) -> Option<u64> {
-        let f = self.f.hash.clone()?;
-        let v = self.call0(&f)?;
+        let v = self.call0(|f| f.hash.as_ref())?;
         if v.is_null() || v.is_undefined() {
             return None;
         }
@@ -278,8 +279,7 @@ impl Game for JsGame<'_> {
     }
 
     fn max_to_move(&mut self) -> Option<bool> {
-        let f = self.f.max_to_move.clone()?;
-        let v = self.call0(&f)?;
+        let v = self.call0(|f| f.max_to_move.as_ref())?;
         match v.as_bool() {
             Some(b) => Some(b),
             None => {

@@ -36,10 +36,7 @@ pub fn run<G: Game + ?Sized>(
         }
     };
     // The engine's reports carry the best move; the beats only ask whether to stop.
-    let mut beat = |_: u64| match &o.should_stop {
-        Some(f) => f.call0(&JsValue::NULL).is_ok_and(|v| v.is_truthy()),
-        None => false,
-    };
+    let mut beat = |_: u64| crate::progress::should_stop(o);
     let mut game = Heartbeat::new(game, o.progress_ms, &mut beat, stop);
     let playouts = match (o.playouts, o.time_ms) {
         (Some(n), _) => n,

@@ -15,11 +15,26 @@ use crate::options::{Method, SearchOptions};
 use crate::results::{Fields, moves};
 
 /// What the last completed depth found, for the beats between depths.
-#[derive(Default, Clone)]
+#[derive(Default)]
 struct Last {
     depth: u32,
     value: i32,
     pv: Vec<f64>,
+}
+
+impl Last {
+    /// A progress report of `kind` ("depth" or "beat") with what this depth found.
+    fn report(&self, kind: &str, nodes: u64, elapsed_ms: f64) -> JsValue {
+        Fields::new()
+            .str("kind", kind)
+            .num("depth", self.depth as f64)
+            .num("value", self.value as f64)
+            .opt("bestMove", self.pv.first().copied())
+            .val("pv", moves(&self.pv))
+            .num("nodes", nodes as f64)
+            .num("elapsedMs", elapsed_ms)
+            .done()
+    }
 }
 
 thread_local! {
@@ -72,15 +87,7 @@ pub fn run<G: Game + ?Sized>(
             pv: p.pv.iter().map(|&m| m as f64).collect(),
         };
         if let Some(f) = &o.on_progress {
-            let report = Fields::new()
-                .str("kind", "depth")
-                .num("depth", p.depth as f64)
-                .num("value", p.value as f64)
-                .opt("bestMove", p.pv.first().map(|&m| m as f64))
-                .val("pv", moves(&l.pv))
-                .num("nodes", p.nodes as f64)
-                .num("elapsedMs", p.elapsed.as_secs_f64() * 1000.0)
-                .done();
+            let report = l.report("depth", p.nodes, p.elapsed.as_secs_f64() * 1000.0);
             let _ = f.call1(&JsValue::NULL, &report);
         }
         *last.borrow_mut() = l;
@@ -88,16 +95,8 @@ pub fn run<G: Game + ?Sized>(
     let start = crate::clock::now();
     let mut beat = |played: u64| {
         crate::progress::beat(o, || {
-            let l = last.borrow().clone();
-            Fields::new()
-                .str("kind", "beat")
-                .num("depth", l.depth as f64)
-                .num("value", l.value as f64)
-                .opt("bestMove", l.pv.first().copied())
-                .val("pv", moves(&l.pv))
-                .num("nodes", played as f64)
-                .num("elapsedMs", crate::clock::now() - start)
-                .done()
+            last.borrow()
+                .report("beat", played, crate::clock::now() - start)
         })
     };
     let mut game = Heartbeat::new(game, o.progress_ms, &mut beat, stop);
