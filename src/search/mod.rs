@@ -67,6 +67,7 @@ pub use chance::ANY_OUTCOME;
 pub use clock::set_clock;
 pub use game::{Fork, Game, GameError, Leaf, Move, ScoreView};
 pub use options::{FewerThreads, Method, Options, Progress, SearchResult, SearchStats};
+pub use pool::{idle_threads, lend_thread};
 pub use probcut::{DEFAULT_T, MAX_DEEP, MAX_PAIRS, ProbCut, ProbCutError, ProbCutPair};
 pub use table::Table;
 pub use team::MAX_THREADS;

@@ -182,6 +182,35 @@ fn retire(worker: &'static Worker) {
     }
 }
 
+/// Lends the calling thread to the search pool: it takes helpers' jobs as a thread the
+/// pool started would, and returns only when the pool has more idle threads than it
+/// keeps (`true`), or at once when there is no room or memory for it (`false`). For
+/// platforms where the library cannot start threads itself: on WebAssembly, each Web
+/// Worker that shares the module's memory calls this, and parallel searches then use it.
+pub fn lend_thread() -> bool {
+    let spare = lock(&SPARE).pop();
+    let Some(worker) = spare.or_else(mailbox) else {
+        return false;
+    };
+    {
+        let mut idle = lock(&IDLE);
+        if idle.len() >= MOST_IDLE || idle.try_reserve(1).is_err() {
+            drop(idle);
+            keep_spare(worker);
+            return false;
+        }
+        *lock(&worker.state) = State::Idle;
+        idle.push(worker);
+    }
+    serve(worker);
+    true
+}
+
+/// How many pool threads are waiting for a job (lent ones included).
+pub fn idle_threads() -> usize {
+    lock(&IDLE).len()
+}
+
 /// A pool thread's life: jobs as they are given, until told to end; then its mailbox is
 /// kept for another thread, and not touched again by this one.
 fn serve(worker: &'static Worker) {
@@ -324,6 +353,27 @@ mod tests {
                 "each helper once, before the return"
             );
         }
+    }
+
+    #[test]
+    fn a_lent_thread_takes_helpers_jobs() {
+        let lent = std::thread::spawn(lend_thread);
+        let id = lent.thread().id();
+        // Other tests hire and retire pool threads meanwhile: every idle thread is asked
+        // for, until the lent one has taken a job.
+        let mut seen_lent = false;
+        for _ in 0..1000 {
+            let ids = Mutex::new(Vec::new());
+            let work = |_: usize| lock(&ids).push(std::thread::current().id());
+            with_helpers(idle_threads() + 1, &work, || ());
+            if lock(&ids).contains(&id) {
+                seen_lent = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(seen_lent, "the lent thread never took a job");
+        assert!(!lent.is_finished(), "it went back to waiting");
     }
 
     #[test]
