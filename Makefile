@@ -18,7 +18,8 @@
 #                      that plays against it (examples/web/) at http://127.0.0.1:8080/
 #   make web-test      the package's Node tests and the page's test in headless Chromium
 #   make web-bench     the WebAssembly build against native on Pons' sets, in Node and
-#                      Chromium (exactness, speed, MCTS playouts), then against
+#                      Chromium (exactness, speed, MCTS playouts), what threads give
+#                      in Node, then against
 #                      boardgame.io's MCTSBot (iterations a second, a 200-game match)
 #   make samples       rerun every dated sample of the docs and compare it (hours; by hand)
 #   make bench         the speed benchmarks: textbook C code beside the library (ratios), then
@@ -263,6 +264,7 @@ web-test: web-package
 web-bench: web-package
 	$(CARGO) build --release --example connect4
 	node benches/web/bench.mjs
+	node benches/web/threads.mjs
 	cd benches/web && npm install --no-audit --no-fund
 	node benches/web/boardgameio.mjs
 

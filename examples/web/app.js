@@ -7,7 +7,8 @@ const $ = (id) => document.getElementById(id);
 const PASS = 64; // Othello's pass
 
 await init();
-const engine = await Engine.create();
+// Threads where the page is cross-origin isolated (up to 4); one elsewhere.
+const engine = await Engine.create({ threads: Math.min(navigator.hardwareConcurrency || 1, 4) });
 
 const state = {
   game: null,
@@ -220,7 +221,9 @@ $('undo').addEventListener('click', () => {
 $('stop').addEventListener('click', () => state.thinking?.abort('move now'));
 for (const id of ['game', 'side']) $(id).addEventListener('change', newGame);
 
-$('mode').textContent = canShareMemory() ? 'one (memory shared: cancels in place)' : 'one (not isolated: cancels by restarting the Worker)';
+$('mode').textContent = canShareMemory()
+  ? `${engine.threads} (memory shared: cancels in place)`
+  : 'one (not isolated: cancels by restarting the Worker)';
 
 // For the browser test (web/test/browser.mjs): the page's state, read-only.
 window.minimaxPage = {
@@ -233,8 +236,9 @@ window.minimaxPage = {
     human: state.human,
     thinking: state.thinking !== null,
     engineMoves: [...state.engineMoves],
-    results: state.results.map((r) => ({ bestMove: r.bestMove, depth: r.depth, nodes: r.nodes, elapsedMs: r.elapsedMs })),
+    results: state.results.map((r) => ({ bestMove: r.bestMove, depth: r.depth, nodes: r.nodes, elapsedMs: r.elapsedMs, threads: r.threads })),
     isolated: canShareMemory(),
+    threads: engine.threads,
   }),
 };
 

@@ -29,9 +29,15 @@ export interface EngineSearchOptions extends Omit<SearchOptions, 'onProgress' | 
 export function canShareMemory(): boolean;
 
 export class Engine {
-  /** Starts the Worker and loads the module. shareMemory: false cancels by restarting the Worker. */
-  static create(options?: { shareMemory?: boolean }): Promise<Engine>;
+  /**
+   * Starts the Worker and loads the module. shareMemory: false cancels by restarting the
+   * Worker. threads (1 to 256, default 1): helper Workers sharing the module's memory,
+   * where memory can be shared; one thread elsewhere, with no error.
+   */
+  static create(options?: { shareMemory?: boolean; threads?: number }): Promise<Engine>;
   readonly sharesMemory: boolean;
+  /** The threads its searches run on: 1, or 1 and the helper Workers that started. */
+  readonly threads: number;
   search(game: NativeGameSpec | ModuleGameSpec, options?: EngineSearchOptions & { method?: 'alphabeta' | 'pvs' | 'exact' | 'minimax' }): Promise<SearchResult>;
   search(game: NativeGameSpec | ModuleGameSpec, options: EngineSearchOptions & { method: 'mcts' }): Promise<MctsResult>;
   terminate(): void;

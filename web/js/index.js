@@ -48,10 +48,15 @@ export class Engine {
   #tail = Promise.resolve();
   #closed = false;
   #shares = false;
+  #asked = 1;
+  #threads = 1;
 
   /**
    * An engine, its Worker started and its module loaded. `shareMemory: false` cancels
-   * searches by restarting the Worker even where memory could be shared.
+   * searches by restarting the Worker even where memory could be shared. `threads` above
+   * 1 searches games compiled in on that many threads (helper Workers sharing the
+   * module's memory) where memory can be shared, and on one thread elsewhere, with no
+   * error: `engine.threads` says how many it has.
    */
   static async create(options = {}) {
     const e = new Engine();
@@ -59,9 +64,20 @@ export class Engine {
     if (wanted && !canShareMemory()) {
       throw new MinimaxError('BAD_OPTION', 'shareMemory: true needs SharedArrayBuffer: a cross-origin isolated page (the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)');
     }
+    const threads = options.threads ?? 1;
+    if (!(Number.isInteger(threads) && threads >= 1 && threads <= 256)) {
+      throw new MinimaxError('BAD_OPTION', `the option threads is ${String(threads)}: it takes an integer from 1 to 256`);
+    }
     e.#shares = wanted;
+    // Threads share the module's memory, which only a page that may share memory has.
+    e.#asked = canShareMemory() ? threads : 1;
     await e.#start();
     return e;
+  }
+
+  /** The threads searches run on: 1, or the helpers that started and this engine's Worker. */
+  get threads() {
+    return this.#threads;
   }
 
   /** Whether a cancelled search is stopped in place (memory shared) rather than by restarting the Worker. */
@@ -71,18 +87,21 @@ export class Engine {
 
   #start() {
     this.#ready = (async () => {
-      const module = await wasmModule();
+      const threaded = this.#asked > 1;
+      const module = await wasmModule(threaded ? 'threads' : 'single');
       const w = await startWorker();
       await new Promise((resolve, reject) => {
         w.listen((m) => {
-          if (m.type === 'ready') resolve();
-          else this.#receive(w, m, reject);
+          if (m.type === 'ready') {
+            this.#threads = m.threads;
+            resolve();
+          } else this.#receive(w, m, reject);
         });
         w.onCrash((err) => {
           reject(err);
           this.#lost(w, err);
         });
-        w.post({ type: 'init', module });
+        w.post({ type: 'init', module, threads: this.#asked });
       });
       this.#worker = w;
       return w;

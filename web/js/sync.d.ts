@@ -33,6 +33,11 @@ export interface SearchOptions {
   progressMs?: number;
   /** Asked at each beat; true stops the search (it then answers with what it has). */
   shouldStop?: () => boolean;
+  /**
+   * Threads, 1 to 256: an Engine's threads by default. More than one only in an Engine
+   * created with threads, and only for games compiled in; elsewhere one, with no error.
+   */
+  threads?: number;
 }
 
 /** A report while a search goes on. */
@@ -65,6 +70,8 @@ export interface SearchResult {
   elapsedMs: number;
   /** Whether shouldStop (a cancelled search) ended it. */
   stopped: boolean;
+  /** The threads that searched. */
+  threads: number;
   /** A user's game without evaluate() whose frontier was scored 0. */
   unevaluated?: boolean;
 }
@@ -91,6 +98,8 @@ export interface MctsResult {
   elapsedMs: number;
   treeFull: boolean;
   stopped: boolean;
+  /** The threads that searched. */
+  threads: number;
 }
 
 /** Your own game: the Python package's protocol, in JavaScript. Moves are integers. */

@@ -2,20 +2,48 @@
 // script): no Promise per search, and a search blocks this thread until it ends. Pages
 // use `Engine` (index.js), which runs these in a Worker.
 
-import initWasm, { NativeGame as RawGame, searchGame as rawSearchGame, version } from '../pkg/minimax.js';
 import { MinimaxError, toMinimaxError } from './errors.js';
 import { wasmModule } from './load.js';
 
 let ready;
+/** The loaded module's bindings (wasm-bindgen's glue), and its memory. */
+let wasm;
+let memory;
 
-/** Loads the module on this thread; `module`, a compiled `WebAssembly.Module`, saves compiling it. */
-export function init(module) {
+/**
+ * Loads the module on this thread; `module`, a compiled `WebAssembly.Module`, saves
+ * compiling it. `threaded: true` loads the module that shares its memory with helper
+ * Workers (a Worker of `Engine` does this). The first call decides.
+ */
+export function init(module, { threaded = false } = {}) {
   if (!ready) {
     ready = (async () => {
-      await initWasm({ module_or_path: module ?? (await wasmModule()) });
+      const glue = threaded ? await import('../pkg/minimax_threads.js') : await import('../pkg/minimax.js');
+      const m = module ?? (await wasmModule(threaded ? 'threads' : 'single'));
+      const exports = await glue.default({ module_or_path: m });
+      wasm = glue;
+      memory = exports.memory;
     })();
+    ready.catch(() => { ready = undefined; });
   }
   return ready;
+}
+
+/** The loaded module's bindings, for the package's own Workers. */
+export function bindings() {
+  if (!wasm) throw new MinimaxError('BAD_OPTION', 'the module is not loaded yet: await init() first');
+  return wasm;
+}
+
+/** The loaded module's memory (shared, in the threaded module), for helper Workers. */
+export function wasmMemory() {
+  bindings();
+  return memory;
+}
+
+/** The library's version (after init). */
+export function version() {
+  return bindings().version();
 }
 
 function checked(f) {
@@ -32,7 +60,7 @@ const WRAP = Symbol('a copy');
 export class NativeGame {
   #raw;
   constructor(name, position) {
-    this.#raw = name === WRAP ? position : checked(() => new RawGame(name, position ?? ''));
+    this.#raw = name === WRAP ? position : checked(() => new (bindings().NativeGame)(name, position ?? ''));
   }
   get name() { return this.#raw.name; }
   get position() { return this.#raw.position; }
@@ -52,7 +80,7 @@ export class NativeGame {
 
 /** Searches a user's own game object on this thread. */
 export function searchGame(game, options) {
-  return checked(() => rawSearchGame(game, options));
+  return checked(() => bindings().searchGame(game, options));
 }
 
-export { MinimaxError, version };
+export { MinimaxError };

@@ -1,10 +1,12 @@
 // The Worker that searches: it loads the module once, then takes one search at a time.
-// Messages in: {type: 'init', module}, {type: 'search', id, game, options, stop}.
-// Messages out: {type: 'ready'}, {type: 'progress', id, report}, {type: 'done', id,
-// result} and {type: 'failed', id, error}. `stop`, where the page can share memory, is
-// an Int32Array over a SharedArrayBuffer that the page sets to 1 to cancel.
+// Messages in: {type: 'init', module, threads}, {type: 'search', id, game, options, stop}.
+// Messages out: {type: 'ready', threads}, {type: 'progress', id, report}, {type: 'done',
+// id, result} and {type: 'failed', id, error}. `stop`, where the page can share memory,
+// is an Int32Array over a SharedArrayBuffer that the page sets to 1 to cancel. With
+// `threads` above 1, `module` is the threaded one, and this Worker starts threads - 1
+// helper Workers on its memory before it is ready.
 
-import { init, NativeGame, searchGame } from './sync.js';
+import { bindings, init, NativeGame, searchGame, wasmMemory } from './sync.js';
 import { errorToData, MinimaxError } from './errors.js';
 
 const port = typeof self === 'object' && typeof self.postMessage === 'function' && typeof window === 'undefined'
@@ -15,6 +17,50 @@ const listen = (f) => {
   if (port === globalThis.self) port.onmessage = (e) => f(e.data);
   else port.on('message', f);
 };
+
+const HELPER = new URL('./helper.js', import.meta.url);
+
+/** How long helpers may take to start before the engine goes on with those that did. */
+const HELPERS_WAIT_MS = 10000;
+
+async function startHelper(module, memory) {
+  let w;
+  if (port === globalThis.self) {
+    w = new Worker(HELPER, { type: 'module' });
+    w.onmessage = (e) => { if (e.data.type === 'failed') console.warn(`libminimax: a helper Worker failed: ${e.data.message}`); };
+  } else {
+    const { Worker } = await import('node:worker_threads');
+    w = new Worker(HELPER);
+    w.unref();
+  }
+  w.postMessage({ module, memory });
+}
+
+/** Threads the engine searches on: this one and the helpers that joined the pool. */
+let threads = 1;
+
+async function load(m) {
+  if (!(m.threads > 1)) {
+    await init(m.module);
+    return;
+  }
+  await init(m.module, { threaded: true });
+  const wasm = bindings();
+  const memory = wasmMemory();
+  for (let i = 1; i < m.threads; i++) {
+    try {
+      await startHelper(m.module, memory);
+    } catch {
+      break; // no Worker to be had here (nested Workers unsupported): fewer threads
+    }
+  }
+  // Each helper is counted once it waits in the pool (blocked there, it cannot say so).
+  const start = performance.now();
+  while (wasm.idleHelpers() < m.threads - 1 && performance.now() - start < HELPERS_WAIT_MS) {
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  threads = 1 + wasm.idleHelpers();
+}
 
 /** User games' modules, by URL, imported once. */
 const modules = new Map();
@@ -52,6 +98,7 @@ async function search(m) {
     send({ type: 'progress', id: m.id, report });
   };
   if (m.stop) options.shouldStop = () => Atomics.load(m.stop, 0) !== 0;
+  options.threads ??= threads;
   const game = await makeGame(m.game);
   if (game instanceof NativeGame) {
     try {
@@ -66,8 +113,8 @@ async function search(m) {
 let queue = Promise.resolve();
 listen((m) => {
   if (m.type === 'init') {
-    queue = queue.then(() => init(m.module)).then(
-      () => send({ type: 'ready' }),
+    queue = queue.then(() => load(m)).then(
+      () => send({ type: 'ready', threads }),
       (e) => send({ type: 'failed', id: -1, error: errorToData(e) }),
     );
   } else if (m.type === 'search') {

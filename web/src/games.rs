@@ -295,8 +295,8 @@ impl NativeGame {
 
 impl NativeGame {
     /// The game for the engine.
-    pub fn kind(&mut self) -> &mut Kind {
-        &mut self.kind
+    pub fn kind(&self) -> &Kind {
+        &self.kind
     }
 
     /// The legal moves, by the rules.

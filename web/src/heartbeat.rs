@@ -4,34 +4,61 @@
 //! where the page shares memory with the Worker). The engine's own progress comes only
 //! at the end of an iteration, which can take far longer than a page may wait to hear.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+
 use minimax::search::{Game, GameError, Leaf, Move, ScoreView};
 
 /// Moves played between two looks at the clock.
 const LOOK_EVERY: u32 = 256;
 
+type Beat = Box<dyn FnMut(u64) -> bool>;
+
+thread_local! {
+    /// This thread's beat, while a search runs: kept by the thread rather than by the
+    /// game, so that the game stays a plain value a parallel search can copy to its
+    /// helper threads (which beat nothing).
+    static BEAT: RefCell<Option<Beat>> = const { RefCell::new(None) };
+}
+
+/// This thread's beat for as long as it lives.
+pub struct Pulse(());
+
+impl Pulse {
+    /// `beat(played)`, called at the heartbeat's pace, says whether to stop.
+    pub fn install(beat: impl FnMut(u64) -> bool + 'static) -> Pulse {
+        BEAT.with(|b| *b.borrow_mut() = Some(Box::new(beat)));
+        Pulse(())
+    }
+}
+
+impl Drop for Pulse {
+    fn drop(&mut self) {
+        BEAT.with(|b| *b.borrow_mut() = None);
+    }
+}
+
 /// `game`, beating.
-pub struct Heartbeat<'a, G: ?Sized> {
-    game: &'a mut G,
-    beat: &'a mut dyn FnMut(u64) -> bool,
-    stop: &'a std::sync::atomic::AtomicI32,
+pub struct Heartbeat<G> {
+    game: G,
+    stop: Arc<AtomicI32>,
+    /// False in a copy for another thread.
+    beats: bool,
     every: f64,
     last: f64,
     played: u64,
     left: u32,
 }
 
-impl<'a, G: Game + ?Sized> Heartbeat<'a, G> {
-    /// `beat(played)` every `every_ms` milliseconds; when it returns true, `stop` is set.
-    pub fn new(
-        game: &'a mut G,
-        every_ms: f64,
-        beat: &'a mut dyn FnMut(u64) -> bool,
-        stop: &'a std::sync::atomic::AtomicI32,
-    ) -> Self {
+impl<G: Game> Heartbeat<G> {
+    /// Calls this thread's [`Pulse`] every `every_ms` milliseconds; when it answers
+    /// true, `stop` is set.
+    pub fn new(game: G, every_ms: f64, stop: Arc<AtomicI32>) -> Self {
         Heartbeat {
             game,
-            beat,
             stop,
+            beats: true,
             every: every_ms,
             last: crate::clock::now(),
             played: 0,
@@ -46,19 +73,43 @@ impl<'a, G: Game + ?Sized> Heartbeat<'a, G> {
             return;
         }
         self.left = LOOK_EVERY;
+        if !self.beats {
+            return;
+        }
         let now = crate::clock::now();
         if now - self.last >= self.every {
             self.last = now;
-            if (self.beat)(self.played) {
-                self.stop.store(1, std::sync::atomic::Ordering::Relaxed);
+            let played = self.played;
+            // (A beat that reached into another search on this thread finds it busy.)
+            let stop = BEAT.with(|b| match b.try_borrow_mut() {
+                Ok(mut slot) => slot.as_mut().is_some_and(|beat| beat(played)),
+                Err(_) => false,
+            });
+            if stop {
+                self.stop.store(1, Relaxed);
             }
+        }
+    }
+}
+
+/// A copy for a helper thread: the same position, and no beat.
+impl<G: Clone> Clone for Heartbeat<G> {
+    fn clone(&self) -> Self {
+        Heartbeat {
+            game: self.game.clone(),
+            stop: self.stop.clone(),
+            beats: false,
+            every: self.every,
+            last: self.last,
+            played: 0,
+            left: LOOK_EVERY,
         }
     }
 }
 
 /// Every method the game's own, so that the search is the one it would be without the
 /// heartbeat, node for node.
-impl<G: Game + ?Sized> Game for Heartbeat<'_, G> {
+impl<G: Game> Game for Heartbeat<G> {
     fn moves(&mut self, out: &mut Vec<Move>) -> Result<(), GameError> {
         self.game.moves(out)
     }

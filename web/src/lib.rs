@@ -11,16 +11,20 @@ mod heartbeat;
 mod jsgame;
 mod mcts;
 mod options;
+mod pool;
 mod progress;
 mod results;
 mod twoplayer;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
 
-use minimax::search::Game;
+use minimax::search::mcts::Mcts;
+use minimax::search::{self, Game, GameError};
 use wasm_bindgen::prelude::*;
 
 use games::{Kind, NativeGame};
+use heartbeat::Heartbeat;
 use options::{Method, SearchOptions};
 
 /// Installs the library's clock when the module starts: WebAssembly has none of its own.
@@ -35,33 +39,40 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").into()
 }
 
-/// Runs the method `o` names on `game`.
-fn run<G: Game + ?Sized>(
-    game: &mut G,
+/// Searches a game compiled in, a copy of which beats on this thread, on `o.threads`
+/// threads (one, in the module without atomics or without helper Workers).
+fn run<G: Game + Clone + Send + 'static>(
+    game: G,
     o: &SearchOptions,
-    stop: &AtomicI32,
-) -> Result<JsValue, minimax::search::GameError> {
+    stop: &Arc<AtomicI32>,
+) -> Result<JsValue, GameError> {
+    let mut game = Heartbeat::new(game, o.progress_ms, stop.clone());
+    // The module without atomics has no parallel search compiled in (a sixth of its size).
+    let threads = cfg!(target_feature = "atomics");
     match o.method {
-        Method::Mcts => mcts::run(game, o, stop),
-        _ => twoplayer::run(game, o, stop),
+        Method::Mcts if threads => {
+            mcts::run(o, stop, |opts| Mcts::new().search_parallel(&mut game, opts))
+        }
+        Method::Mcts => mcts::run(o, stop, |opts| Mcts::new().search(&mut game, opts)),
+        _ if threads => twoplayer::run(o, stop, |opts| search::search_parallel(&mut game, opts)),
+        _ => twoplayer::run(o, stop, |opts| search::search(&mut game, opts)),
     }
 }
 
 #[wasm_bindgen]
 impl NativeGame {
     /// Searches this position (which stays as it is) as `options` say.
-    pub fn search(&mut self, options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn search(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let o = SearchOptions::read(&options)?;
-        let mut copy = self.clone();
-        let stop = AtomicI32::new(0);
+        let stop = Arc::new(AtomicI32::new(0));
         // Each game's own search, compiled for its type: a call through `dyn Game` a node
         // cost the WebAssembly build about (measured in benches/web) what inlining saves.
-        match copy.kind() {
-            Kind::TicTacToe(g) => run(g, &o, &stop),
-            Kind::ConnectFour(g) => run(&mut **g, &o, &stop),
-            Kind::Othello(g) => run(g, &o, &stop),
-            Kind::Hex(g) => run(g, &o, &stop),
-            Kind::Breakthrough(g) => run(g, &o, &stop),
+        match self.kind() {
+            Kind::TicTacToe(g) => run(g.clone(), &o, &stop),
+            Kind::ConnectFour(g) => run((**g).clone(), &o, &stop),
+            Kind::Othello(g) => run(g.clone(), &o, &stop),
+            Kind::Hex(g) => run(g.clone(), &o, &stop),
+            Kind::Breakthrough(g) => run(g.clone(), &o, &stop),
         }
         .map_err(errors::from_game_error)
     }
@@ -72,10 +83,17 @@ impl NativeGame {
 /// The object is back in its position afterwards, also after an error.
 #[wasm_bindgen(js_name = searchGame)]
 pub fn search_game(game: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = SearchOptions::read(&options)?;
-    let stop = AtomicI32::new(0);
+    let mut o = SearchOptions::read(&options)?;
+    o.threads = 1; // its methods are this thread's JavaScript
+    let stop = Arc::new(AtomicI32::new(0));
     let mut g = jsgame::JsGame::new(&game, &stop)?;
-    let result = run(&mut g, &o, &stop);
+    let result = {
+        let mut game = Heartbeat::new(&mut g, o.progress_ms, stop.clone());
+        match o.method {
+            Method::Mcts => mcts::run(&o, &stop, |opts| Mcts::new().search(&mut game, opts)),
+            _ => twoplayer::run(&o, &stop, |opts| search::search(&mut game, opts)),
+        }
+    };
     if let Ok(r) = &result {
         if g.unevaluated && o.method != Method::Mcts {
             // A depth-limited search of a game without evaluate() scored its frontier 0.

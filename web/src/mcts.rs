@@ -3,25 +3,27 @@
 //! `progressMs`.
 
 use std::cell::Cell;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 use js_sys::Array;
-use minimax::search::mcts::{Mcts, MctsOptions, MctsProgress};
-use minimax::search::{Game, GameError};
+use minimax::search::GameError;
+use minimax::search::mcts::{MctsOptions, MctsProgress, MctsResult};
 use wasm_bindgen::JsValue;
 
-use crate::heartbeat::Heartbeat;
+use crate::heartbeat::Pulse;
 use crate::options::SearchOptions;
 use crate::results::Fields;
 
 /// Playouts between two of the engine's reports, when someone listens.
 const REPORT_EVERY: u64 = 64;
 
-/// Searches `game` as `o` says; the result as a JavaScript object.
-pub fn run<G: Game + ?Sized>(
-    game: &mut G,
+/// Runs `go` (an MCTS search of a heartbeating game, on one thread or more) with options
+/// made from `o`; the result as a JavaScript object.
+pub fn run(
     o: &SearchOptions,
-    stop: &AtomicI32,
+    stop: &Arc<AtomicI32>,
+    go: impl FnOnce(&mut MctsOptions<'_>) -> Result<MctsResult, GameError>,
 ) -> Result<JsValue, GameError> {
     let start = crate::clock::now();
     let last_report = Cell::new(start);
@@ -36,8 +38,10 @@ pub fn run<G: Game + ?Sized>(
         }
     };
     // The engine's reports carry the best move; the beats only ask whether to stop.
-    let mut beat = |_: u64| crate::progress::should_stop(o);
-    let mut game = Heartbeat::new(game, o.progress_ms, &mut beat, stop);
+    let _pulse = {
+        let o = o.clone();
+        Pulse::install(move |_| crate::progress::should_stop(&o))
+    };
     let playouts = match (o.playouts, o.time_ms) {
         (Some(n), _) => n,
         (None, Some(_)) => 0, // until the time is up (or the root is proven)
@@ -50,6 +54,7 @@ pub fn run<G: Game + ?Sized>(
         stop: Some(stop),
         exploration: o.exploration,
         seed: o.seed,
+        threads: o.threads,
         report_every: if listening { REPORT_EVERY } else { 0 },
         progress: if listening {
             Some(&mut on_report)
@@ -58,7 +63,7 @@ pub fn run<G: Game + ?Sized>(
         },
         ..MctsOptions::default()
     };
-    let r = Mcts::new().search(&mut game, &mut opts)?;
+    let r = go(&mut opts)?;
     let root: Array = r
         .root
         .iter()
@@ -88,6 +93,7 @@ pub fn run<G: Game + ?Sized>(
         .num("nodes", r.nodes as f64)
         .num("depth", r.depth as f64)
         .num("elapsedMs", r.elapsed.as_secs_f64() * 1000.0)
+        .num("threads", r.threads as f64)
         .bool("treeFull", r.tree_full)
         .bool("stopped", stop.load(Relaxed) != 0)
         .done())

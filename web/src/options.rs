@@ -24,6 +24,7 @@ const KEYS: &[&str] = &[
     "onProgress",
     "progressMs",
     "shouldStop",
+    "threads",
 ];
 
 /// The methods, as `method` spells them.
@@ -40,6 +41,7 @@ pub enum Method {
 pub const TABLE_BYTES: f64 = (64 << 20) as f64;
 
 /// What the search was asked.
+#[derive(Clone)]
 pub struct SearchOptions {
     pub method: Method,
     /// Depth limit, plies (`u32::MAX`: none).
@@ -60,6 +62,9 @@ pub struct SearchOptions {
     pub progress_ms: f64,
     /// Called at each beat; a true answer stops the search (a cancelled search).
     pub should_stop: Option<Function>,
+    /// Threads to search on: more than one only in the threaded module, with helper
+    /// Workers lent to its pool, and for a game compiled in.
+    pub threads: usize,
 }
 
 fn bad(key: &str, v: &JsValue, takes: &str) -> JsValue {
@@ -102,6 +107,7 @@ impl SearchOptions {
             on_progress: None,
             progress_ms: 100.0,
             should_stop: None,
+            threads: 1,
         };
         if obj.is_undefined() || obj.is_null() {
             return Ok(o);
@@ -199,6 +205,16 @@ impl SearchOptions {
                         false,
                         "a number of milliseconds, 1 or more",
                     )?
+                }
+                "threads" => {
+                    o.threads = number(
+                        &key,
+                        &v,
+                        1.0,
+                        minimax::search::MAX_THREADS as f64,
+                        true,
+                        "an integer from 1 to 256",
+                    )? as usize
                 }
                 "onProgress" | "shouldStop" => {
                     let f = v

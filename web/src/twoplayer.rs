@@ -3,14 +3,14 @@
 //! every `progressMs` between them.
 
 use std::cell::RefCell;
-
-use minimax::search::Table;
+use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
 
-use minimax::search::{self, Game, GameError, Method as EngineMethod, Options, Progress};
+use minimax::search::{GameError, Method as EngineMethod, Options, Progress, SearchResult, Table};
 use wasm_bindgen::JsValue;
 
-use crate::heartbeat::Heartbeat;
+use crate::heartbeat::Pulse;
 use crate::options::{Method, SearchOptions};
 use crate::results::{Fields, moves};
 
@@ -73,13 +73,14 @@ fn with_table<R>(
     })
 }
 
-/// Searches `game` as `o` says; the result as a JavaScript object.
-pub fn run<G: Game + ?Sized>(
-    game: &mut G,
+/// Runs `go` (a search of a heartbeating game, on one thread or more) with options made
+/// from `o`; the result as a JavaScript object.
+pub fn run(
     o: &SearchOptions,
-    stop: &AtomicI32,
+    stop: &Arc<AtomicI32>,
+    go: impl FnOnce(&mut Options<'_>) -> Result<SearchResult, GameError>,
 ) -> Result<JsValue, GameError> {
-    let last = RefCell::new(Last::default());
+    let last = Rc::new(RefCell::new(Last::default()));
     let mut on_depth = |p: &Progress| {
         let l = Last {
             depth: p.depth,
@@ -93,13 +94,15 @@ pub fn run<G: Game + ?Sized>(
         *last.borrow_mut() = l;
     };
     let start = crate::clock::now();
-    let mut beat = |played: u64| {
-        crate::progress::beat(o, || {
-            last.borrow()
-                .report("beat", played, crate::clock::now() - start)
+    let _pulse = {
+        let (o, last) = (o.clone(), last.clone());
+        Pulse::install(move |played| {
+            crate::progress::beat(&o, || {
+                last.borrow()
+                    .report("beat", played, crate::clock::now() - start)
+            })
         })
     };
-    let mut game = Heartbeat::new(game, o.progress_ms, &mut beat, stop);
     let r = with_table(o.table_bytes, o.keep_table, |table| {
         let mut opts = Options {
             method: match o.method {
@@ -116,9 +119,10 @@ pub fn run<G: Game + ?Sized>(
             time_limit: o.time_limit(),
             stop: Some(stop),
             progress: Some(&mut on_depth),
+            threads: o.threads,
             ..Options::default()
         };
-        search::search(&mut game, &mut opts)
+        go(&mut opts)
     })?;
     let pv: Vec<f64> = r.pv.iter().map(|&m| m as f64).collect();
     Ok(Fields::new()
@@ -133,6 +137,7 @@ pub fn run<G: Game + ?Sized>(
         .num("nodes", r.stats.nodes as f64)
         .num("leaves", r.stats.leaves as f64)
         .num("elapsedMs", r.stats.elapsed.as_secs_f64() * 1000.0)
+        .num("threads", r.threads as f64)
         .bool(
             "stopped",
             stop.load(std::sync::atomic::Ordering::Relaxed) != 0,

@@ -61,6 +61,11 @@ async function run(isolated) {
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
     const s0 = await page.evaluate(() => window.minimaxPage.state());
     check(s0.isolated === isolated, `${label}: the page ${isolated ? 'shares' : 'does not share'} memory with the Worker`);
+    // The page asks for as many threads as the machine has (up to 4): helper Workers
+    // where it is isolated, one thread with no error where it is not.
+    const cores = await page.evaluate(() => Math.min(navigator.hardwareConcurrency || 1, 4));
+    const threads = isolated ? cores : 1;
+    check(s0.threads === threads, `${label}: the engine has ${threads} thread(s) (it has ${s0.threads})`);
 
     // A whole game of Connect Four by clicking: the person plays first, 0.25 s a move.
     await page.selectOption('#time', '250');
@@ -102,6 +107,7 @@ async function run(isolated) {
     check(long.every((d) => d <= 50), `${label}: no main-thread task over 50 ms during it (long tasks: ${JSON.stringify(long.map(Math.round))}; ${frames} frames drawn)`);
     const after = await page.evaluate(() => window.minimaxPage.state());
     check(after.line.length === 1 && after.results.at(-1).depth >= 8, `${label}: it played ${after.line[0] + 1} after depth ${after.results.at(-1).depth}, ${after.results.at(-1).nodes} nodes`);
+    check(after.results.at(-1).threads === threads, `${label}: that search ran on ${after.results.at(-1).threads} thread(s), as the engine has ${threads}`);
 
     // Cancel a search (a new game while the engine thinks), then the next one.
     await page.selectOption('#time', '5000');
