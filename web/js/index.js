@@ -9,6 +9,9 @@ export { NativeGame, searchGame, init, version } from './sync.js';
 
 const WORKER = new URL('./worker.js', import.meta.url);
 
+/** How long a cancelled search may take to stop before its Worker is restarted. */
+const STOP_WAIT_MS = 2000;
+
 /** Whether this thread may share memory with a Worker (a cross-origin isolated page, or Node). */
 export function canShareMemory() {
   return typeof SharedArrayBuffer === 'function' && (IN_NODE || globalThis.crossOriginIsolated === true);
@@ -127,6 +130,7 @@ export class Engine {
       return;
     }
     this.#pending.delete(m.id);
+    clearTimeout(p.timer);
     if (m.type === 'done') {
       if (p.signal && p.signal.aborted) p.reject(abortReason(p.signal));
       else p.resolve(m.result);
@@ -186,8 +190,16 @@ export class Engine {
         signal.addEventListener('abort', () => {
           if (!this.#pending.has(id)) return;
           if (stop) {
-            // The search stops at its next beat; its answer is then dropped.
+            // The search stops at its next beat; its answer is then dropped. A Worker
+            // that does not answer soon after (a helper Worker that trapped, which the
+            // search waits for) is restarted.
             Atomics.store(stop, 0, 1);
+            p.timer = setTimeout(() => {
+              if (!this.#pending.has(id)) return;
+              this.#pending.delete(id);
+              this.#restart(w);
+              reject(abortReason(signal));
+            }, STOP_WAIT_MS);
           } else {
             // No shared memory: the Worker cannot hear us until the search ends.
             this.#pending.delete(id);

@@ -100,6 +100,18 @@ for (const [name, e] of [['with shared memory', () => engine], ['by restarting t
   });
 }
 
+test('a cancelled search that does not stop within 2 s has its Worker restarted, and the next search is right', async () => {
+  const ac = new AbortController();
+  const t0 = performance.now();
+  const running = engine.search({ module: NIM, export: 'broken', setup: 'stalls' }, { signal: ac.signal });
+  setTimeout(() => ac.abort(new Error('no more')), 200);
+  await assert.rejects(running, /no more/);
+  const waited = performance.now() - t0;
+  assert.ok(waited >= 2000 && waited < 6000, `rejected after ${Math.round(waited)} ms`);
+  const t = await engine.search({ name: 'tic_tac_toe' }, { method: 'exact' });
+  assert.equal(t.value, 0);
+});
+
 test('searches queue and each answers its own', async () => {
   const games = ['0 4', '0 4 8', '4', '', '0 1 3'];
   const results = await Promise.all(games.map((p) => engine.search({ name: 'tic_tac_toe', position: p }, { method: 'exact' })));

@@ -43,6 +43,19 @@ export function broken(kind) {
   if (kind === 'not an array') g.moves = () => 7;
   if (kind === 'half a point') g.outcome = () => (g.piles.every((n) => n === 0) ? 0.5 : null);
   if (kind === 'no undo') delete g.undo, (g.undo = undefined);
+  if (kind === 'stalls') {
+    // Its first moves() takes 10 s: no beat, so no stop, until it returns.
+    let first = true;
+    const moves = g.moves.bind(g);
+    g.moves = () => {
+      if (first) {
+        first = false;
+        const until = Date.now() + 10000;
+        while (Date.now() < until);
+      }
+      return moves();
+    };
+  }
   return g;
 }
 
