@@ -79,6 +79,13 @@ test('a bad thread count is a BAD_OPTION naming it', async () => {
   await assert.rejects(Engine.create({ threads: 1.5 }), (e) => e.code === 'BAD_OPTION' && /threads is 1\.5/.test(e.message));
 });
 
+test('a table the threaded module cannot have (it grows to 1 GiB) is OUT_OF_MEMORY, and the engine goes on', async () => {
+  await assert.rejects(engine.search({ name: 'connect_four' }, { tableBytes: 2e9, depth: 4 }), (e) => e.code === 'OUT_OF_MEMORY');
+  const r = await engine.search({ name: 'connect_four', position: '445566' }, { method: 'exact' });
+  assert.equal(r.threads, 2);
+  assert.ok(r.value > 0);
+});
+
 test('a cancelled search on 2 threads rejects, and the next one has both threads and the right value', async () => {
   const c = new AbortController();
   const running = engine.search({ name: 'connect_four' }, { signal: c.signal });
