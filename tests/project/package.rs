@@ -39,6 +39,7 @@ fn the_package_lists_a_source_release_and_nothing_else() {
         "c_examples/minimax_demo.c",
         "tests/c/parallel.c",
         "abi/symbols.txt",
+        "abi/symbols_onnx.txt",
     ] {
         assert!(
             files.contains(&needed),
@@ -54,7 +55,8 @@ fn the_package_lists_a_source_release_and_nothing_else() {
 }
 
 /// What a Rust crate that depends on this one builds: no cbindgen (only the `capi`
-/// feature, the C face's build, needs it), and with `capi`, cbindgen.
+/// feature, the C face's build, needs it), and with `capi`, cbindgen; no tract but with
+/// the `onnx` feature.
 #[test]
 fn a_rust_dependent_does_not_build_cbindgen() {
     let tree = |features: &[&str]| {
@@ -76,6 +78,9 @@ fn a_rust_dependent_does_not_build_cbindgen() {
     );
     assert!(!plain.contains("cbindgen"), "{plain}");
     assert!(tree(&["--features", "capi"]).contains("cbindgen"));
+    // The `onnx` feature's inference (tract) is built only with the feature.
+    assert!(!plain.contains("tract"), "{plain}");
+    assert!(tree(&["--features", "onnx"]).contains("tract-onnx"));
 }
 
 #[test]

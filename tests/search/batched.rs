@@ -92,7 +92,7 @@ impl Evaluator for Oracle {
 }
 
 /// Every position reachable from the empty board that is not over, once each.
-fn positions() -> Vec<TicTacToe> {
+pub(crate) fn positions() -> Vec<TicTacToe> {
     fn walk(g: &mut TicTacToe, seen: &mut HashMap<[i8; 9], ()>, out: &mut Vec<TicTacToe>) {
         if g.outcome().is_some() || seen.insert(g.cells, ()).is_some() {
             return;
@@ -141,12 +141,22 @@ fn losing_choices_in(
         memo: HashMap::new(),
         calls: 0,
     };
+    losing_choices_with(positions, &mut oracle, opts, per_call)
+}
+
+/// [`losing_choices_in`] with `evaluator` in the oracle's place.
+pub(crate) fn losing_choices_with<E: Evaluator>(
+    positions: Vec<TicTacToe>,
+    evaluator: &mut E,
+    opts: &BatchedOptions,
+    per_call: usize,
+) -> (usize, usize) {
     let mut memo = HashMap::new();
     let (mut bad, mut total) = (0, 0);
     for chunk in positions.chunks(per_call) {
         let mut games = chunk.to_vec();
         let results = BatchedMcts::new()
-            .search(&mut games, &mut oracle, opts)
+            .search(&mut games, evaluator, opts)
             .unwrap();
         for (g, r) in chunk.iter().zip(&results) {
             assert_eq!(

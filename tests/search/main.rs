@@ -30,6 +30,8 @@ mod mcts_limits;
 mod mcts_strength;
 mod mcts_threads;
 mod oh_hell;
+#[cfg(feature = "onnx")]
+mod onnx;
 mod own_playouts;
 mod parallel;
 mod player_games;

@@ -12,6 +12,9 @@ pub mod games;
 pub mod hearts;
 #[path = "../../examples/hidden/oh_hell.rs"]
 pub mod oh_hell;
+#[cfg(feature = "onnx")]
+#[path = "../common/onnx_model.rs"]
+pub mod onnx_model;
 #[path = "../common/players.rs"]
 pub mod players;
 #[path = "../common/pons.rs"]

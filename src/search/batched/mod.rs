@@ -53,11 +53,15 @@
 //! assert_eq!(results[0].proven, Some(1.0));  // the solver proves both wins
 //! ```
 
+#[cfg(feature = "onnx")]
+pub mod onnx;
 mod parallel;
 mod policies;
 mod search;
 mod tree;
 
+#[cfg(feature = "onnx")]
+pub use onnx::{OnnxError, OnnxEvaluator};
 pub use policies::{Gumbel, Puct};
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};

@@ -1,0 +1,347 @@
+//! A network saved as ONNX, evaluated by the library itself on batched MCTS's batches
+//! (the `onnx` feature; inference by tract, pure Rust). The model's contract is checked
+//! once, when it is loaded: one float input `[batch, observation_size]`; two outputs,
+//! `value` `[batch]` or `[batch, 1]` and `logits` `[batch, action_count]` (by those
+//! names, or else told apart by their shapes); a batch dimension that is dynamic, or
+//! fixed (the batches are then cut and padded to it). A model that does not fit is an
+//! [`OnnxError`] that names the input or output at fault.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use tract_onnx::prelude::*;
+use tract_onnx::tract_hir::infer::{DimFact, Factoid};
+use tract_onnx::tract_hir::tract_core::tract_data::internal::DimLike;
+
+use super::{Encode, Evaluator};
+use crate::search::game::GameError;
+
+/// What went wrong loading a model, with a message that names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OnnxError {
+    /// The file could not be read.
+    Io(String),
+    /// The bytes are not an ONNX model that tract can read, or use an operator it
+    /// cannot run.
+    NotAModel(String),
+    /// The input is not one float tensor `[batch, observation_size]`.
+    BadInput(String),
+    /// The outputs are not a value `[batch]` or `[batch, 1]` and logits
+    /// `[batch, action_count]`.
+    BadOutput(String),
+    /// The model's sizes are not the game's.
+    WrongGame(String),
+}
+
+impl fmt::Display for OnnxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OnnxError::Io(m)
+            | OnnxError::NotAModel(m)
+            | OnnxError::BadInput(m)
+            | OnnxError::BadOutput(m)
+            | OnnxError::WrongGame(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for OnnxError {}
+
+/// A plan tract has made for one batch size.
+type Plan = Arc<TypedRunnableModel>;
+
+/// An ONNX model as a batched MCTS evaluator.
+pub struct OnnxEvaluator {
+    /// The model as read, kept to make a plan for each batch size.
+    model: InferenceModel,
+    observation_size: usize,
+    action_count: usize,
+    /// The batch size the model was saved with, if it is not dynamic.
+    fixed_batch: Option<usize>,
+    /// Which output is the value (0 or 1); the other is the logits.
+    value_output: usize,
+    /// Plans by batch size: a dynamic model's batches are padded to a power of two, so
+    /// that a search whose batches vary makes a few plans, not one a size.
+    plans: HashMap<usize, Plan>,
+    /// The padded batch's observations.
+    padded: Vec<f32>,
+}
+
+impl fmt::Debug for OnnxEvaluator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OnnxEvaluator")
+            .field("observation_size", &self.observation_size)
+            .field("action_count", &self.action_count)
+            .field("fixed_batch", &self.fixed_batch)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OnnxEvaluator {
+    /// Loads and checks the model in the file at `path`.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<OnnxEvaluator, OnnxError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| {
+            OnnxError::Io(format!(
+                "the model {} could not be read: {e}",
+                path.display()
+            ))
+        })?;
+        OnnxEvaluator::from_bytes(&bytes)
+    }
+
+    /// Loads and checks the model in `bytes` (an ONNX file's contents).
+    pub fn from_bytes(bytes: &[u8]) -> Result<OnnxEvaluator, OnnxError> {
+        let model = onnx().model_for_read(&mut &bytes[..]).map_err(|e| {
+            OnnxError::NotAModel(format!("not an ONNX model tract can read: {}", chain(&e)))
+        })?;
+        let (observation_size, fixed_batch) = check_input(&model)?;
+        let mut evaluator = OnnxEvaluator {
+            model,
+            observation_size,
+            action_count: 0,
+            fixed_batch,
+            value_output: 0,
+            plans: HashMap::new(),
+            padded: Vec::new(),
+        };
+        evaluator.check_outputs()?;
+        Ok(evaluator)
+    }
+
+    /// Floats in one observation, as the model takes them.
+    pub fn observation_size(&self) -> usize {
+        self.observation_size
+    }
+
+    /// Logits a position, as the model gives them.
+    pub fn action_count(&self) -> usize {
+        self.action_count
+    }
+
+    /// The batch size the model was saved with, or `None` for a dynamic one.
+    pub fn fixed_batch(&self) -> Option<usize> {
+        self.fixed_batch
+    }
+
+    /// Whether the model's sizes are `game`'s ([`OnnxError::WrongGame`] else).
+    pub fn fits<G: Encode + ?Sized>(&self, game: &G) -> Result<(), OnnxError> {
+        let (obs, actions) = (game.observation_size(), game.action_count());
+        if (obs, actions) != (self.observation_size, self.action_count) {
+            return Err(OnnxError::WrongGame(format!(
+                "the model takes observations of {} floats and gives {} logits; the game's are {obs} and {actions}",
+                self.observation_size, self.action_count
+            )));
+        }
+        Ok(())
+    }
+
+    /// The plan for batches of `size`, made once.
+    fn plan(&mut self, size: usize) -> TractResult<Plan> {
+        if let Some(p) = self.plans.get(&size) {
+            return Ok(p.clone());
+        }
+        let fact = f32::fact([size, self.observation_size]);
+        let plan = self
+            .model
+            .clone()
+            .with_input_fact(0, fact.into())?
+            .into_optimized()?
+            .into_runnable()?;
+        self.plans.insert(size, plan.clone());
+        Ok(plan)
+    }
+
+    /// Runs the model on `n` observations padded to `size` rows; writes `n` values and
+    /// logits.
+    fn run(
+        &mut self,
+        observations: &[f32],
+        size: usize,
+        values: &mut [f32],
+        logits: &mut [f32],
+    ) -> TractResult<()> {
+        let n = values.len();
+        let plan = self.plan(size)?;
+        self.padded.clear();
+        self.padded.extend_from_slice(observations);
+        self.padded.resize(size * self.observation_size, 0.0);
+        let input = Tensor::from_shape(&[size, self.observation_size], &self.padded)?;
+        let outputs = plan.run(tvec![input.into()])?;
+        let value = outputs[self.value_output].try_as_plain_ram()?;
+        let logit = outputs[1 - self.value_output].try_as_plain_ram()?;
+        values.copy_from_slice(&value.as_slice::<f32>()?[..n]);
+        logits.copy_from_slice(&logit.as_slice::<f32>()?[..n * self.action_count]);
+        Ok(())
+    }
+
+    /// Finds the value and the logits among the outputs, as a plan for one batch types
+    /// them.
+    fn check_outputs(&mut self) -> Result<(), OnnxError> {
+        let outlets = self
+            .model
+            .output_outlets()
+            .map_err(|e| OnnxError::NotAModel(chain(&e)))?
+            .to_vec();
+        if outlets.len() != 2 {
+            return Err(OnnxError::BadOutput(format!(
+                "the model has {} outputs: it needs two, value [batch] and logits [batch, actions]",
+                outlets.len()
+            )));
+        }
+        let names: Vec<String> = outlets
+            .iter()
+            .map(|&o| {
+                self.model
+                    .outlet_label(o)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| self.model.node(o.node).name.clone())
+            })
+            .collect();
+        let batch = self.fixed_batch.unwrap_or(1);
+        let plan = self.plan(batch).map_err(|e| {
+            OnnxError::NotAModel(format!(
+                "tract could not prepare the model for a batch of {batch}: {}",
+                chain(&e)
+            ))
+        })?;
+        let mut shapes = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let fact = plan
+                .model()
+                .output_fact(i)
+                .map_err(|e| OnnxError::BadOutput(chain(&e)))?;
+            if fact.datum_type != f32::datum_type() {
+                return Err(OnnxError::BadOutput(format!(
+                    "the output {name:?} is of {:?}: it must be float (f32)",
+                    fact.datum_type
+                )));
+            }
+            let dims: Option<Vec<usize>> = fact.shape.as_concrete().map(|d| d.to_vec());
+            let Some(dims) = dims else {
+                return Err(OnnxError::BadOutput(format!(
+                    "the output {name:?} has shape {:?}, not known for a batch of {batch}",
+                    fact.shape
+                )));
+            };
+            shapes.push(dims);
+        }
+        // By name where the model says; else the output of one number a row is the value.
+        let is_value = |s: &Vec<usize>| s.len() == 1 || (s.len() == 2 && s[1] == 1);
+        let value_output = match (names[0].as_str(), names[1].as_str()) {
+            ("value", _) | (_, "logits") => 0,
+            ("logits", _) | (_, "value") => 1,
+            _ if is_value(&shapes[0]) && !is_value(&shapes[1]) => 0,
+            _ if is_value(&shapes[1]) && !is_value(&shapes[0]) => 1,
+            _ => {
+                return Err(OnnxError::BadOutput(format!(
+                    "the outputs {:?} {:?} and {:?} {:?} cannot be told apart: name them value and logits",
+                    names[0], shapes[0], names[1], shapes[1]
+                )));
+            }
+        };
+        let (value, logits) = (&shapes[value_output], &shapes[1 - value_output]);
+        let value_name = &names[value_output];
+        let logits_name = &names[1 - value_output];
+        if !(value.first() == Some(&batch) && is_value(value)) {
+            return Err(OnnxError::BadOutput(format!(
+                "the value output {value_name:?} has shape {value:?} for a batch of {batch}: it must be [batch] or [batch, 1]"
+            )));
+        }
+        if !(logits.len() == 2 && logits[0] == batch && logits[1] > 0) {
+            return Err(OnnxError::BadOutput(format!(
+                "the logits output {logits_name:?} has shape {logits:?} for a batch of {batch}: it must be [batch, actions]"
+            )));
+        }
+        self.value_output = value_output;
+        self.action_count = logits[1];
+        Ok(())
+    }
+}
+
+/// The observation size and the fixed batch (if any) of the model's one input.
+fn check_input(model: &InferenceModel) -> Result<(usize, Option<usize>), OnnxError> {
+    let inputs = model
+        .input_outlets()
+        .map_err(|e| OnnxError::NotAModel(chain(&e)))?;
+    if inputs.len() != 1 {
+        return Err(OnnxError::BadInput(format!(
+            "the model has {} inputs: it needs one, the observations [batch, observation_size]",
+            inputs.len()
+        )));
+    }
+    let name = model.node(inputs[0].node).name.clone();
+    let fact = model
+        .input_fact(0)
+        .map_err(|e| OnnxError::BadInput(chain(&e)))?;
+    match fact.datum_type.concretize() {
+        Some(t) if t == f32::datum_type() => {}
+        t => {
+            return Err(OnnxError::BadInput(format!(
+                "the input {name:?} is of {t:?}: it must be float (f32)"
+            )));
+        }
+    }
+    let dims: Vec<_> = fact.shape.dims().cloned().collect();
+    if fact.shape.is_open() || dims.len() != 2 {
+        return Err(OnnxError::BadInput(format!(
+            "the input {name:?} has shape {:?}: it must be [batch, observation_size]",
+            fact.shape
+        )));
+    }
+    let size = |d: &DimFact| d.concretize().and_then(|d| d.to_usize().ok());
+    let Some(observation_size) = size(&dims[1]).filter(|&n| n > 0) else {
+        return Err(OnnxError::BadInput(format!(
+            "the input {name:?} has shape {:?}: its second dimension, the observation's size, must be a number",
+            fact.shape
+        )));
+    };
+    let fixed_batch = size(&dims[0]);
+    if fixed_batch == Some(0) {
+        return Err(OnnxError::BadInput(format!(
+            "the input {name:?} has a batch of 0"
+        )));
+    }
+    Ok((observation_size, fixed_batch))
+}
+
+/// An error and its causes, on one line.
+fn chain(e: &TractError) -> String {
+    format!("{e:#}")
+}
+
+impl Evaluator for OnnxEvaluator {
+    fn evaluate(
+        &mut self,
+        observations: &[f32],
+        values: &mut [f32],
+        logits: &mut [f32],
+    ) -> Result<(), GameError> {
+        let n = values.len();
+        if observations.len() != n * self.observation_size || logits.len() != n * self.action_count
+        {
+            // A game of other sizes than the model's ([`OnnxEvaluator::fits`]).
+            return Err(GameError::EvaluatorFailed);
+        }
+        let (obs, acts) = (self.observation_size, self.action_count);
+        let step = match self.fixed_batch {
+            Some(b) => b,
+            None => n.max(1).next_power_of_two(),
+        };
+        let mut at = 0;
+        while at < n {
+            let k = step.min(n - at);
+            self.run(
+                &observations[at * obs..(at + k) * obs],
+                step,
+                &mut values[at..at + k],
+                &mut logits[at * acts..(at + k) * acts],
+            )
+            .map_err(|_| GameError::EvaluatorFailed)?;
+            at += k;
+        }
+        Ok(())
+    }
+}
