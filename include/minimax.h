@@ -384,6 +384,28 @@ typedef enum mm_status {
    * 1 + the root's moves).
    */
   MM_ERR_BATCH_TREE_TOO_SMALL = 71,
+  /**
+   * The `onnx` feature: the model's file could not be read.
+   */
+  MM_ERR_ONNX_IO = 72,
+  /**
+   * The `onnx` feature: the bytes are not an ONNX model that the library can run.
+   */
+  MM_ERR_ONNX_NOT_A_MODEL = 73,
+  /**
+   * The `onnx` feature: the model's input is not one float tensor
+   * `[batch, observation_size]`.
+   */
+  MM_ERR_ONNX_BAD_INPUT = 74,
+  /**
+   * The `onnx` feature: the model's outputs are not `value` `[batch]` (or
+   * `[batch, 1]`) and `logits` `[batch, action_count]`.
+   */
+  MM_ERR_ONNX_BAD_OUTPUT = 75,
+  /**
+   * The `onnx` feature: the model's sizes are not the encoding's.
+   */
+  MM_ERR_ONNX_WRONG_GAME = 76,
 } mm_status;
 
 /**
@@ -395,6 +417,14 @@ typedef struct mm_batched mm_batched;
  * An MCTS search that keeps its tree between moves (opaque).
  */
 typedef struct mm_mcts mm_mcts;
+
+#if defined(MM_ONNX)
+/**
+ * A loaded ONNX model (opaque): one float input `[batch, observation_size]`, outputs
+ * `value` `[batch]` or `[batch, 1]` and `logits` `[batch, action_count]`.
+ */
+typedef struct mm_onnx mm_onnx;
+#endif
 
 /**
  * A Multi-ProbCut fit (opaque): for each stage of the game and pair of depths, a line
@@ -2885,6 +2915,78 @@ enum mm_status mm_last_error(void);
  */
 enum mm_status mm_game_init_sized(struct mm_game *game,
                                   size_t size);
+
+#if defined(MM_ONNX)
+/**
+ * Loads the ONNX model in the file at `path` (NUL-terminated) and checks its contract;
+ * on `MM_OK` writes the model to `*out`. A file that cannot be read is
+ * `MM_ERR_ONNX_IO`; bytes that are not a model tract can run, `MM_ERR_ONNX_NOT_A_MODEL`;
+ * an input or an output that does not fit, `MM_ERR_ONNX_BAD_INPUT` or
+ * `MM_ERR_ONNX_BAD_OUTPUT`. On an error, if `why` is not NULL, up to `cap` bytes
+ * (NUL-terminated) of a message naming what was wrong are written there.
+ *
+ * # Safety
+ * `path` must be a NUL-terminated string; `out` writable; `why`, if not NULL, must have
+ * `cap` writable bytes.
+ */
+enum mm_status mm_onnx_load(const char *path, struct mm_onnx **out, char *why, size_t cap);
+#endif
+
+#if defined(MM_ONNX)
+/**
+ * Loads an ONNX model from the `len` bytes at `bytes` (a model file's contents), as
+ * `mm_onnx_load` does.
+ *
+ * # Safety
+ * `bytes` must hold `len` readable bytes; `out` writable; `why`, if not NULL, must have
+ * `cap` writable bytes.
+ */
+enum mm_status mm_onnx_load_buffer(const uint8_t *bytes,
+                                   size_t len,
+                                   struct mm_onnx **out,
+                                   char *why,
+                                   size_t cap);
+#endif
+
+#if defined(MM_ONNX)
+/**
+ * Writes the model's observation size and logits a position to `*observation_size`
+ * and `*action_count`.
+ *
+ * # Safety
+ * `model` must be a live model from `mm_onnx_load`; both outputs writable.
+ */
+enum mm_status mm_onnx_sizes(const struct mm_onnx *model,
+                             size_t *observation_size,
+                             size_t *action_count);
+#endif
+
+#if defined(MM_ONNX)
+/**
+ * Fills `evaluator` (from `mm_evaluator_init`) with the model: `mm_batched_search`
+ * then evaluates its batches with it, on the calling thread. A model whose sizes are not
+ * the encoding's is `MM_ERR_ONNX_WRONG_GAME` (and `evaluator` is untouched). The model
+ * must outlive the searches that use it, and serves one at a time (a second one at once
+ * fails with `MM_ERR_EVALUATOR_FAILED`).
+ *
+ * # Safety
+ * `model` must be a live model; `encoding` and `evaluator` valid structs from their init
+ * functions.
+ */
+enum mm_status mm_onnx_evaluator(struct mm_onnx *model,
+                                 const struct mm_encoding *encoding,
+                                 struct mm_evaluator *evaluator);
+#endif
+
+#if defined(MM_ONNX)
+/**
+ * Frees a model from `mm_onnx_load`; NULL is ignored.
+ *
+ * # Safety
+ * `model` must be NULL or a live model, used by no search now or later.
+ */
+void mm_onnx_free(struct mm_onnx *model);
+#endif
 
 /**
  * Fills `*options`, a struct of `size` bytes (`sizeof(mm_search_options)` where the

@@ -20,6 +20,8 @@ pub mod boundary;
 mod engine;
 pub mod game;
 mod lease;
+#[cfg(feature = "onnx")]
+pub mod onnx;
 pub mod options;
 pub mod parse_error;
 pub mod probcut;

@@ -191,12 +191,24 @@ pub enum mm_status {
     /// Batched MCTS: `max_nodes` cannot hold a root and its children (it needs at least
     /// 1 + the root's moves).
     MM_ERR_BATCH_TREE_TOO_SMALL = 71,
+    /// The `onnx` feature: the model's file could not be read.
+    MM_ERR_ONNX_IO = 72,
+    /// The `onnx` feature: the bytes are not an ONNX model that the library can run.
+    MM_ERR_ONNX_NOT_A_MODEL = 73,
+    /// The `onnx` feature: the model's input is not one float tensor
+    /// `[batch, observation_size]`.
+    MM_ERR_ONNX_BAD_INPUT = 74,
+    /// The `onnx` feature: the model's outputs are not `value` `[batch]` (or
+    /// `[batch, 1]`) and `logits` `[batch, action_count]`.
+    MM_ERR_ONNX_BAD_OUTPUT = 75,
+    /// The `onnx` feature: the model's sizes are not the encoding's.
+    MM_ERR_ONNX_WRONG_GAME = 76,
 }
 
 use mm_status::*;
 
 /// Every status, in value order (the tests check that values are distinct).
-const ALL: [mm_status; 72] = [
+const ALL: [mm_status; 77] = [
     MM_OK,
     MM_ERR_PANIC,
     MM_ERR_NULL_ARGUMENT,
@@ -269,6 +281,11 @@ const ALL: [mm_status; 72] = [
     MM_ERR_PARSE_PROBCUT,
     MM_ERR_GAME_BAD_SAMPLE,
     MM_ERR_BATCH_TREE_TOO_SMALL,
+    MM_ERR_ONNX_IO,
+    MM_ERR_ONNX_NOT_A_MODEL,
+    MM_ERR_ONNX_BAD_INPUT,
+    MM_ERR_ONNX_BAD_OUTPUT,
+    MM_ERR_ONNX_WRONG_GAME,
 ];
 
 impl mm_status {
@@ -388,6 +405,19 @@ impl mm_status {
             }
             MM_ERR_BATCH_TREE_TOO_SMALL => {
                 c"batched MCTS's max_nodes cannot hold a root and its children (it needs at least 1 + the root's moves)"
+            }
+            MM_ERR_ONNX_IO => c"the ONNX model's file could not be read",
+            MM_ERR_ONNX_NOT_A_MODEL => {
+                c"the bytes are not an ONNX model the library can run (tract could not read or prepare it)"
+            }
+            MM_ERR_ONNX_BAD_INPUT => {
+                c"the ONNX model's input is not one float tensor [batch, observation_size]"
+            }
+            MM_ERR_ONNX_BAD_OUTPUT => {
+                c"the ONNX model's outputs are not value [batch] or [batch, 1] and logits [batch, action_count]"
+            }
+            MM_ERR_ONNX_WRONG_GAME => {
+                c"the ONNX model's observation size or logits a position are not the encoding's"
             }
             MM_ERR_SAMPLE_WITHOUT_FREE => {
                 c"the game sets sample without free_context, which frees the samples it makes"
@@ -578,6 +608,11 @@ mod tests {
             (MM_ERR_PARSE_PROBCUT, 69),
             (MM_ERR_GAME_BAD_SAMPLE, 70),
             (MM_ERR_BATCH_TREE_TOO_SMALL, 71),
+            (MM_ERR_ONNX_IO, 72),
+            (MM_ERR_ONNX_NOT_A_MODEL, 73),
+            (MM_ERR_ONNX_BAD_INPUT, 74),
+            (MM_ERR_ONNX_BAD_OUTPUT, 75),
+            (MM_ERR_ONNX_WRONG_GAME, 76),
         ];
         assert_eq!(pinned.len(), ALL.len());
         for (status, value) in pinned {

@@ -19,6 +19,11 @@ mod hidden_c;
 mod hostile_c;
 mod mcts_c;
 mod old_structs_c;
+#[cfg(feature = "onnx")]
+mod onnx_c;
+#[cfg(feature = "onnx")]
+#[path = "../common/onnx_model.rs"]
+mod onnx_model;
 mod parallel_c;
 mod players_c;
 mod probcut_c;

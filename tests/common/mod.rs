@@ -90,6 +90,11 @@ fn build_shared_library() -> PathBuf {
     if lib_dir.file_name().is_some_and(|n| n == "release") {
         cmd.arg("--release");
     }
+    // The library these tests were built with: the same features, so that neither build
+    // undoes the other's.
+    if cfg!(feature = "onnx") {
+        cmd.args(["--features", "onnx"]);
+    }
     let status = cmd.status().expect("cargo runs");
     assert!(status.success(), "cargo build --lib failed");
     let built = lib_dir.join("libminimax.so");
