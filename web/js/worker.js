@@ -23,14 +23,21 @@ const HELPER = new URL('./helper.js', import.meta.url);
 /** How long helpers may take to start before the engine goes on with those that did. */
 const HELPERS_WAIT_MS = 10000;
 
+/** Helpers that said they could not load: the engine goes on with fewer threads. */
+let failedHelpers = 0;
+
 async function startHelper(module, memory) {
+  const failed = (m) => {
+    if (m.type === 'failed') failedHelpers++;
+  };
   let w;
   if (port === globalThis.self) {
     w = new Worker(HELPER, { type: 'module' });
-    w.onmessage = (e) => { if (e.data.type === 'failed') console.warn(`libminimax: a helper Worker failed: ${e.data.message}`); };
+    w.onmessage = (e) => failed(e.data);
   } else {
     const { Worker } = await import('node:worker_threads');
     w = new Worker(HELPER);
+    w.on('message', failed);
     w.unref();
   }
   w.postMessage({ module, memory });
@@ -51,12 +58,14 @@ async function load(m) {
     try {
       await startHelper(m.module, memory);
     } catch {
-      break; // no Worker to be had here (nested Workers unsupported): fewer threads
+      // No Worker to be had here (nested Workers unsupported): fewer threads.
+      failedHelpers += m.threads - i;
+      break;
     }
   }
   // Each helper is counted once it waits in the pool (blocked there, it cannot say so).
   const start = performance.now();
-  while (wasm.idleHelpers() < m.threads - 1 && performance.now() - start < HELPERS_WAIT_MS) {
+  while (wasm.idleHelpers() + failedHelpers < m.threads - 1 && performance.now() - start < HELPERS_WAIT_MS) {
     await new Promise((r) => setTimeout(r, 2));
   }
   threads = 1 + wasm.idleHelpers();
