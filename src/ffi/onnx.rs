@@ -17,6 +17,7 @@ use crate::search::batched::{Evaluator, OnnxError, OnnxEvaluator};
 pub struct mm_onnx {
     /// Locked by each batch: one search evaluates with a model at a time.
     model: Mutex<OnnxEvaluator>,
+    /// The model's sizes, copied out so that they are read without waiting for a search.
     observation_size: usize,
     action_count: usize,
 }

@@ -3,7 +3,6 @@
 //! `progressMs`.
 
 use std::cell::Cell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 use js_sys::Array;
@@ -22,7 +21,7 @@ const REPORT_EVERY: u64 = 64;
 /// made from `o`; the result as a JavaScript object.
 pub fn run(
     o: &SearchOptions,
-    stop: &Arc<AtomicI32>,
+    stop: &AtomicI32,
     go: impl FnOnce(&mut MctsOptions<'_>) -> Result<MctsResult, GameError>,
 ) -> Result<JsValue, GameError> {
     let start = crate::clock::now();

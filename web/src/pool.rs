@@ -1,14 +1,9 @@
 //! The search threads of the threaded module: Web Workers that share its memory, each
 //! lent to the library's pool (`js/helper.js` starts them). The module built without
-//! atomics has one thread, and says so.
+//! atomics has none of this.
 
+#[cfg(target_feature = "atomics")]
 use wasm_bindgen::prelude::*;
-
-/// Whether this module was built to share its memory with helper Workers.
-#[wasm_bindgen(js_name = threaded)]
-pub fn threaded() -> bool {
-    cfg!(target_feature = "atomics")
-}
 
 /// Lends this Worker to the search pool; returns only if the pool has no room for it.
 #[cfg(target_feature = "atomics")]

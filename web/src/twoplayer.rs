@@ -4,7 +4,6 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
 
 use minimax::search::{GameError, Method as EngineMethod, Options, Progress, SearchResult, Table};
@@ -77,7 +76,7 @@ fn with_table<R>(
 /// from `o`; the result as a JavaScript object.
 pub fn run(
     o: &SearchOptions,
-    stop: &Arc<AtomicI32>,
+    stop: &AtomicI32,
     go: impl FnOnce(&mut Options<'_>) -> Result<SearchResult, GameError>,
 ) -> Result<JsValue, GameError> {
     let last = Rc::new(RefCell::new(Last::default()));

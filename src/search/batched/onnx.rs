@@ -65,8 +65,6 @@ pub struct OnnxEvaluator {
     /// Plans by batch size: a dynamic model's batches are padded to a power of two, so
     /// that a search whose batches vary makes a few plans, not one a size.
     plans: HashMap<usize, Plan>,
-    /// The padded batch's observations.
-    padded: Vec<f32>,
 }
 
 impl fmt::Debug for OnnxEvaluator {
@@ -105,7 +103,6 @@ impl OnnxEvaluator {
             fixed_batch,
             value_output: 0,
             plans: HashMap::new(),
-            padded: Vec::new(),
         };
         evaluator.check_outputs()?;
         Ok(evaluator)
@@ -165,10 +162,10 @@ impl OnnxEvaluator {
     ) -> TractResult<()> {
         let n = values.len();
         let plan = self.plan(size)?;
-        self.padded.clear();
-        self.padded.extend_from_slice(observations);
-        self.padded.resize(size * self.observation_size, 0.0);
-        let input = Tensor::from_shape(&[size, self.observation_size], &self.padded)?;
+        // The observations copied once, into the input itself; padding rows stay zero.
+        let mut input = Tensor::zero::<f32>(&[size, self.observation_size])?;
+        input.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?[..observations.len()]
+            .copy_from_slice(observations);
         let outputs = plan.run(tvec![input.into()])?;
         let value = outputs[self.value_output].try_as_plain_ram()?;
         let logit = outputs[1 - self.value_output].try_as_plain_ram()?;
