@@ -141,6 +141,18 @@ pub fn model(
     inputs: &[Message],
     outputs: &[Message],
 ) -> Vec<u8> {
+    model_with_shapes(nodes, initializers, inputs, outputs, &[])
+}
+
+/// [`model`], with the shapes of inner values as exporters write them (GraphProto's
+/// value_info = 13).
+pub fn model_with_shapes(
+    nodes: &[Message],
+    initializers: &[Message],
+    inputs: &[Message],
+    outputs: &[Message],
+    inner: &[Message],
+) -> Vec<u8> {
     let mut graph = Message::default();
     for n in nodes {
         graph = graph.msg(1, n);
@@ -154,6 +166,9 @@ pub fn model(
     }
     for o in outputs {
         graph = graph.msg(12, o);
+    }
+    for v in inner {
+        graph = graph.msg(13, v);
     }
     let opset = Message::default().str(1, "").int(2, 13); // OperatorSetIdProto
     Message::default()
@@ -208,6 +223,26 @@ impl Mlp {
     /// The model, its batch dimension `batch`, its outputs named `names` (the value's,
     /// the logits'), the value listed first unless `logits_first`.
     pub fn onnx(&self, batch: Dim, names: (&str, &str), logits_first: bool) -> Vec<u8> {
+        self.build(batch, names, logits_first, &[])
+    }
+
+    /// The model as jax2onnx and torch.onnx write it: the inner values' shapes given too,
+    /// with the batch's name in them.
+    pub fn onnx_with_inner_shapes(&self, batch: Dim) -> Vec<u8> {
+        let inner = [
+            value_info("h", FLOAT, &[batch, Dim::Value(self.hidden as i64)]),
+            value_info("vpre", FLOAT, &[batch, Dim::Value(1)]),
+        ];
+        self.build(batch, ("value", "logits"), false, &inner)
+    }
+
+    fn build(
+        &self,
+        batch: Dim,
+        names: (&str, &str),
+        logits_first: bool,
+        inner: &[Message],
+    ) -> Vec<u8> {
         let (i, h, a) = (self.inputs as i64, self.hidden as i64, self.actions as i64);
         let mut outputs = vec![
             value_info(names.0, FLOAT, &[batch, Dim::Value(1)]),
@@ -216,7 +251,7 @@ impl Mlp {
         if logits_first {
             outputs.reverse();
         }
-        model(
+        model_with_shapes(
             &[
                 node("MatMul", &["x", "w1"], &["xw1"], &[]),
                 node("Add", &["xw1", "b1"], &["pre"], &[]),
@@ -235,6 +270,7 @@ impl Mlp {
             ],
             &[value_info("x", FLOAT, &[batch, Dim::Value(i)])],
             &outputs,
+            inner,
         )
     }
 

@@ -60,6 +60,10 @@ pub struct OnnxEvaluator {
     action_count: usize,
     /// The batch size the model was saved with, if it is not dynamic.
     fixed_batch: Option<usize>,
+    /// The dynamic batch's name (`B`, `batch`), where the model gives one: a plan binds
+    /// it everywhere it appears (exporters also write it in the shapes of the model's
+    /// inner values, which a concrete input alone would contradict).
+    batch_symbol: Option<Symbol>,
     /// Which output is the value (0 or 1); the other is the logits.
     value_output: usize,
     /// Plans by batch size: a dynamic model's batches are padded to a power of two, so
@@ -95,12 +99,13 @@ impl OnnxEvaluator {
         let model = onnx().model_for_read(&mut &bytes[..]).map_err(|e| {
             OnnxError::NotAModel(format!("not an ONNX model tract can read: {}", chain(&e)))
         })?;
-        let (observation_size, fixed_batch) = check_input(&model)?;
+        let (observation_size, fixed_batch, batch_symbol) = check_input(&model)?;
         let mut evaluator = OnnxEvaluator {
             model,
             observation_size,
             action_count: 0,
             fixed_batch,
+            batch_symbol,
             value_output: 0,
             plans: HashMap::new(),
         };
@@ -140,13 +145,20 @@ impl OnnxEvaluator {
         if let Some(p) = self.plans.get(&size) {
             return Ok(p.clone());
         }
-        let fact = f32::fact([size, self.observation_size]);
-        let plan = self
-            .model
-            .clone()
-            .with_input_fact(0, fact.into())?
-            .into_optimized()?
-            .into_runnable()?;
+        let typed = match &self.batch_symbol {
+            Some(batch) => {
+                let bound = HashMap::from([(batch.clone(), TDim::Val(size as i64))]);
+                self.model.clone().into_typed()?.set_symbols(&bound)?
+            }
+            None => {
+                let fact = f32::fact([size, self.observation_size]);
+                self.model
+                    .clone()
+                    .with_input_fact(0, fact.into())?
+                    .into_typed()?
+            }
+        };
+        let plan = typed.into_optimized()?.into_runnable()?;
         self.plans.insert(size, plan.clone());
         Ok(plan)
     }
@@ -258,8 +270,11 @@ impl OnnxEvaluator {
     }
 }
 
-/// The observation size and the fixed batch (if any) of the model's one input.
-fn check_input(model: &InferenceModel) -> Result<(usize, Option<usize>), OnnxError> {
+/// The observation size, the fixed batch (if any) and the dynamic batch's name (if any)
+/// of the model's one input.
+fn check_input(
+    model: &InferenceModel,
+) -> Result<(usize, Option<usize>, Option<Symbol>), OnnxError> {
     let inputs = model
         .input_outlets()
         .map_err(|e| OnnxError::NotAModel(chain(&e)))?;
@@ -301,7 +316,11 @@ fn check_input(model: &InferenceModel) -> Result<(usize, Option<usize>), OnnxErr
             "the input {name:?} has a batch of 0"
         )));
     }
-    Ok((observation_size, fixed_batch))
+    let batch_symbol = match dims[0].concretize() {
+        Some(TDim::Sym(batch)) => Some(batch),
+        _ => None,
+    };
+    Ok((observation_size, fixed_batch, batch_symbol))
 }
 
 /// An error and its causes, on one line.
