@@ -13,6 +13,8 @@
 - ``Mcts``: Monte Carlo tree search with a solver, keeping its tree between moves.
 - ``BatchedMcts``: AlphaZero's search over many native games at once, leaves evaluated
   in batches by a network (any callable taking and giving numpy arrays).
+- ``OnnxEvaluator``: a network saved as ONNX, evaluated by the library itself: handed
+  to ``BatchedMcts.search``, no Python runs until the search ends.
 - ``CGame``: a game written in C (an ``mm_game`` by its address), searched natively.
 - ``libminimax.openspiel``: OpenSpiel's games (``pyspiel`` states).
 
@@ -39,6 +41,7 @@ from ._native import (
     NegativeMoveCountError,
     NoMovesNotOverError,
     NoOutcomesError,
+    OnnxEvaluator,
     ScoreOutOfRangeError,
     ScoreOutsideBoundsError,
     SearchResult,
@@ -88,6 +91,7 @@ __all__ = [
     "NegativeMoveCountError",
     "NoMovesNotOverError",
     "NoOutcomesError",
+    "OnnxEvaluator",
     "ScoreOutOfRangeError",
     "ScoreOutsideBoundsError",
     "SearchResult",

@@ -1,5 +1,6 @@
 """Type stubs of the native module (the Rust bindings); ``libminimax`` re-exports it."""
 
+import os
 from typing import Any, Callable, Hashable, List, Optional, Protocol, Sequence, SupportsIndex, Tuple, Type, TypeVar, Union
 
 __version__: str
@@ -258,6 +259,16 @@ class BatchedResult:
     @property
     def fewer_threads(self) -> Optional[str]: ...
 
+class OnnxEvaluator:
+    def __init__(self, path: Union[str, "os.PathLike[str]", None] = None, *, data: Optional[bytes] = None) -> None: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def action_count(self) -> int: ...
+    @property
+    def fixed_batch(self) -> Optional[int]: ...
+    def __call__(self, observations: Any) -> Tuple[Any, Any]: ...
+
 class BatchedMcts:
     def __init__(
         self,
@@ -281,7 +292,7 @@ class BatchedMcts:
     def search(
         self,
         games: Sequence[Any],
-        evaluator: Callable[[Any], Tuple[Any, Any]],
+        evaluator: Union[OnnxEvaluator, Callable[[Any], Tuple[Any, Any]]],
         *,
         simulations: Optional[int] = None,
         temperature: Optional[float] = None,

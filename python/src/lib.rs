@@ -3,6 +3,11 @@
 //! options, results into Python objects, and statuses into exceptions. The package
 //! `libminimax` (python/libminimax) re-exports what this module defines.
 
+// This crate needs Rust 1.91 (the library's onnx feature); the library and its examples,
+// whose game files this crate shares, keep 1.85, before `is_multiple_of` and let chains:
+// the lints that would rewrite them for the newer Rust are off, so the code stays one.
+#![allow(clippy::manual_is_multiple_of, clippy::collapsible_if)]
+
 // The families, one folder each, as in the library's `src/search/` and `src/ffi/`;
 // `search.rs` chooses among them for `search()`.
 mod batched;
@@ -55,6 +60,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batched::BatchedMcts>()?;
     m.add_class::<batched::BatchedResult>()?;
     m.add_class::<batched::BatchedMove>()?;
+    m.add_class::<batched::onnx::OnnxEvaluator>()?;
     games::register(m)?;
     errors::register(m)?;
     main_thread::note_main_thread(m.py())?;

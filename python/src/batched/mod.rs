@@ -31,6 +31,8 @@ use crate::games;
 use crate::moves::MoveMap;
 use crate::pygame::{PyGame, optional};
 
+pub mod onnx;
+
 /// Copies `src` into the first bytes of `dst`, native byte order (numpy's float32).
 fn put(dst: &mut [u8], src: &[f32]) {
     for (d, s) in dst.chunks_exact_mut(4).zip(src) {
@@ -332,10 +334,25 @@ impl BatchedMcts {
             return self.search_python(py, games, evaluator, opts);
         }
         let mut copies = games::encoded(games)?;
+        let core = &mut self.core;
+        if let Ok(model) = evaluator.cast::<onnx::OnnxEvaluator>() {
+            // The library's own evaluator: no Python at all until the search ends.
+            let model = model.get();
+            model.fits(&copies[0])?;
+            let outcome = py.detach(|| {
+                model.with(|evaluator| core.search_parallel(&mut copies, evaluator, &opts))
+            });
+            let numpy = py.import("numpy")?;
+            let ints = MoveMap::default();
+            return outcome
+                .map_err(from_status)?
+                .into_iter()
+                .map(|r| result(py, &numpy, &ints, r))
+                .collect();
+        }
         let shape = (copies[0].observation_size(), copies[0].action_count());
         let cap = opts.batch_room(copies.len());
         let mut adapter = PyEvaluator::new(py, evaluator, cap, shape)?;
-        let core = &mut self.core;
         let outcome = py.detach(|| core.search_parallel(&mut copies, &mut adapter, &opts));
         if let Some(e) = adapter.error.take() {
             return Err(e);
