@@ -1,7 +1,9 @@
-"""AlphaZero on Connect Four, on this machine (issue 50, point 2): self-play with
+"""AlphaZero on Connect Four, on this machine (issues 50 and 70): self-play with
 libminimax.BatchedMcts and the native Connect Four, a replay buffer, training of a small
-numpy network, and a match against UCT with 1,000 random playouts a move at each
-checkpoint; the learning curve as a PNG, the network saved (play.py loads it).
+network on JAX, flax and optax (net.py), and a match against UCT with 1,000 random
+playouts a move at each checkpoint; the learning curve as a chart and CSV, the network
+saved (net.msgpack, to train on) and exported to ONNX (net.onnx: play.py, the C and the
+Rust players load it).
 
     python examples/python/alphazero/train.py [--minutes 60] [--out build/alphazero]
     python examples/python/alphazero/train.py --smoke      # about 20 s, as CI runs it
@@ -132,11 +134,7 @@ def main(argv=None):
         played = time.perf_counter()
         steps = max(1, int(a.reuse * len(obs) / 256))
         lr = a.lr * a.lr_end ** min(1.0, trained / a.minutes)
-        losses = []
-        for _ in range(steps):
-            pl, vl, gw, gb = net.loss_and_gradients(*buffer.sample(rng, 256))
-            net.step(gw, gb, lr=lr)
-            losses.append((pl, vl))
+        losses = [net.step(*buffer.sample(rng, 256), lr=lr) for _ in range(steps)]
         trained += (time.perf_counter() - start) / 60
         round_ += 1
         pl, vl = np.mean(losses, axis=0)
@@ -150,8 +148,9 @@ def main(argv=None):
             score = arena.match(net, games, a.simulations, a.playouts, seed=a.seed + round_)
             points.append((trained, score))
             print(f"{trained:.1f} min: score {score:.3f} against UCT-{a.playouts} ({games} games)", flush=True)
-            net.save(os.path.join(a.out, "net.npz"))
-            curve.save(points, os.path.join(a.out, "curve.png"))
+            net.save(os.path.join(a.out, "net.msgpack"))
+            net.export_onnx(os.path.join(a.out, "net.onnx"))
+            curve.save(points, os.path.join(a.out, "curve.png"), playouts=a.playouts)
     for pipe in pipes:
         pipe.send(None)
     print(f"RESULT score {points[-1][1]:.3f} against UCT-{a.playouts} over {a.final_games} games "
