@@ -11,9 +11,14 @@
 #   make batched-bench  batched MCTS's own cost: Connect Four leaves a second, constant evaluator
 #   make python-batched-bench  a Python game's batched MCTS: per-move against batch protocol
 #   make mctx-bench    batched MCTS from Python against mctx and OpenSpiel, one network (jax)
+#   make onnx-bench    an ONNX model evaluated by the library: against JAX from Python in
+#                      a search, against onnxruntime alone (the onnx feature's targets)
 #   make players-bench n-player MCTS against OpenSpiel's MCTSBot (after python-test)
 #   make players-match round robins of the n-player searches (PLAYERS_GAME, MATCH_MS)
 #   make hidden-bench  ISMCTS against OpenSpiel's ISMCTSBot on Oh Hell and Hearts (an hour)
+#   make onnx-play     Connect Four against a trained network on the terminal, from C
+#                      (c_examples/connect4_onnx.c; the library with the onnx feature;
+#                      NET=build/alphazero/net.onnx, which the AlphaZero example writes)
 #   make web           the npm package (web/): its WebAssembly module, then serve the page
 #                      that plays against it (examples/web/) at http://127.0.0.1:8080/
 #   make web-test      the package's Node tests and the page's test in headless Chromium
@@ -51,7 +56,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib examples demo header test proofs python-test python-bench newcomer-bench batched-bench python-batched-bench mctx-bench players-bench hidden-bench players-match web web-package web-test web-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib onnx-lib onnx-play onnx-bench examples demo header test proofs python-test python-bench newcomer-bench batched-bench python-batched-bench mctx-bench players-bench hidden-bench players-match web web-package web-test web-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -70,6 +75,20 @@ $(BUILD)/alphabeta_demo_cpp: c_examples/alphabeta_demo.cpp include/minimax.h lib
 	$(CXX) $(CXXFLAGS) -Iinclude $< -o $@ $(LDLIBS)
 
 examples: $(EXAMPLES)
+
+# The library with the onnx feature (tract), in a target directory of its own so that
+# `make lib` and this do not rebuild each other; the C program that plays with it.
+ONNX_LIBDIR := $(CURDIR)/target/onnx/release
+NET ?= build/alphazero/net.onnx
+onnx-lib: FORCE
+	$(CARGO) build --release --features onnx --target-dir target/onnx
+	ln -sf libminimax.so $(ONNX_LIBDIR)/$(SONAME)
+
+$(BUILD)/connect4_onnx: c_examples/connect4_onnx.c c_examples/connect4_game.h include/minimax.h onnx-lib | $(BUILD)
+	$(CC) $(CFLAGS) -Iinclude $< -o $@ -L$(ONNX_LIBDIR) -lminimax -Wl,-rpath,$(ONNX_LIBDIR)
+
+onnx-play: $(BUILD)/connect4_onnx
+	$(BUILD)/connect4_onnx $(NET)
 
 demo: examples
 	@echo '== minimax_demo (first document), leaves 3 5 6 9 1 2 0 -1 =='
@@ -176,7 +195,8 @@ PYENV = $(BUILD)/pyenv
 python-test: lib
 	rm -rf $(PYENV) $(BUILD)/wheels
 	$(PYTHON) -m venv $(PYENV)
-	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy open_spiel ray easyAI
+	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy open_spiel ray easyAI \
+	  onnx onnxruntime -r examples/python/alphazero/requirements.txt
 	cd python && $(CURDIR)/$(PYENV)/bin/maturin build --release --quiet \
 	  --interpreter $(CURDIR)/$(PYENV)/bin/python --out $(CURDIR)/$(BUILD)/wheels
 	$(PYENV)/bin/pip install --quiet $(BUILD)/wheels/libminimax-*.whl
@@ -243,6 +263,17 @@ mctx-bench: lib
 	  --interpreter $(CURDIR)/$(MLENV)/bin/python --out $(CURDIR)/$(BUILD)/mlwheels
 	$(MLENV)/bin/pip install --quiet --force-reinstall --no-deps $(BUILD)/mlwheels/libminimax-*.whl
 	$(MLENV)/bin/python benches/mctx_bench.py 5
+
+# The onnx feature's targets (issue 70): batched MCTS with an ONNX model evaluated by the
+# library against the network called from Python (jitted JAX), on one and two threads;
+# the evaluator alone against onnxruntime on an MLP and a residual network; in build/mlenv.
+onnx-bench: lib
+	test -x $(MLENV)/bin/python || $(PYTHON) -m venv $(MLENV)
+	$(MLENV)/bin/pip install --quiet 'maturin>=1.7,<2' numpy jax onnx onnxruntime
+	cd python && $(CURDIR)/$(MLENV)/bin/maturin build --release --quiet \
+	  --interpreter $(CURDIR)/$(MLENV)/bin/python --out $(CURDIR)/$(BUILD)/mlwheels
+	$(MLENV)/bin/pip install --quiet --force-reinstall --no-deps $(BUILD)/mlwheels/libminimax-*.whl
+	$(MLENV)/bin/python benches/onnx_bench.py
 
 # Every dated sample of the README and docs/ rerun by its command, each of its lines
 # printed again with only its numbers changed (tests/c_programs/docs.rs): the benchmarks, the

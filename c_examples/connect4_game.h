@@ -283,6 +283,9 @@ static mm_game c4_game(position *p) {
 /* The options that solve `p` exactly with `table` (reused across positions, like a
    dedicated solver's table). MAX is the first player: the options say whether MAX is to
    move in `p`. */
+#if defined(__GNUC__)
+__attribute__((unused))
+#endif
 static mm_search_options c4_solver_options(const position *p, mm_table *table) {
     mm_search_options o;
     mm_search_options_init(&o);
