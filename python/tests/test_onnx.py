@@ -4,6 +4,7 @@ Its models are made here with the `onnx` package's helpers and computed apart in
 evaluator runs with the GIL released, and finds what the same evaluator called from
 Python finds."""
 
+import sys
 import threading
 
 import numpy as np
@@ -122,22 +123,32 @@ def test_python_games_are_evaluated_through_the_call():
 
 
 def test_the_search_runs_with_the_gil_released():
-    # A search of native games with the native model calls no Python: another Python
-    # thread runs all along. Were the GIL held, the loop below would run once or twice.
+    # A search of native games with the native model calls no Python: the main thread
+    # runs all along. The switch interval is made long, so that a thread holding the GIL
+    # is never made to yield it: were the search holding it, the main thread's loop would
+    # start only once the search had ended, and count nothing (checked by hand with a
+    # busy Python loop in its place: 0 against 241 for a 0.3 s sleep).
     model = libminimax.OnnxEvaluator(data=mlp(sizes=(84, 256, 256), seed=2)[0])
     games = [ConnectFour() for _ in range(64)]
-    done = threading.Event()
+    started, done = threading.Event(), threading.Event()
     found = []
 
     def search():
+        started.set()
         found.extend(libminimax.BatchedMcts(simulations=400).search(games, model))
         done.set()
 
     worker = threading.Thread(target=search)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
     spins = 0
-    worker.start()
-    while not done.is_set():
-        spins += 1
-    worker.join()
+    try:
+        worker.start()
+        started.wait()
+        while not done.wait(0.001):  # each wait lets the GIL go
+            spins += 1
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert len(found) == 64
-    assert spins > 1000
+    assert spins >= 5
