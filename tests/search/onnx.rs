@@ -89,6 +89,23 @@ fn a_model_whose_inner_shapes_name_the_batch_runs_at_every_batch_size() {
 }
 
 #[test]
+fn a_batch_split_among_the_searchs_threads_gives_what_its_weights_compute() {
+    // Batches of 64 rows and more are cut into parts run on the pool's threads: each
+    // part's rows must land where they belong, with a dynamic and with a fixed batch.
+    for (threads, batch) in [
+        (2, Dim::Param("batch")),
+        (3, Dim::Param("batch")),
+        (3, Dim::Value(16)),
+    ] {
+        let mlp = Mlp::random(84, 32, 7, 8);
+        let mut e =
+            OnnxEvaluator::from_bytes(&mlp.onnx(batch, ("value", "logits"), false)).unwrap();
+        e.share_threads(threads);
+        matches_weights(&mut e, &mlp);
+    }
+}
+
+#[test]
 fn a_fixed_batch_model_is_cut_and_padded_to_its_batch() {
     let mlp = Mlp::random(18, 16, 9, 2);
     let mut e =

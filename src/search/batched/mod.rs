@@ -114,6 +114,13 @@ pub trait Evaluator {
         values: &mut [f32],
         logits: &mut [f32],
     ) -> Result<(), GameError>;
+
+    /// Told before a search's first call how many threads the search runs on; their
+    /// helpers wait while the evaluator runs, so one that can split a batch may use as
+    /// many ([`OnnxEvaluator`] does). Ignored by default.
+    fn share_threads(&mut self, threads: usize) {
+        let _ = threads;
+    }
 }
 
 impl<F> Evaluator for F
@@ -315,6 +322,7 @@ impl BatchedMcts {
         opts: &BatchedOptions,
     ) -> Result<Vec<BatchedResult>, GameError> {
         let fewer = (resolve_threads(opts.threads) > 1).then_some(FewerThreads::NotParallel);
+        evaluator.share_threads(1);
         self.searched(games, opts, |trees, games| {
             let (results, calls, positions) = search::run(trees, games, evaluator, opts)?;
             Ok((results, calls, positions, 1, fewer))

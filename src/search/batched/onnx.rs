@@ -8,8 +8,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::infer::{DimFact, Factoid};
@@ -17,6 +18,7 @@ use tract_onnx::tract_hir::tract_core::tract_data::internal::DimLike;
 
 use super::{Encode, Evaluator};
 use crate::search::game::GameError;
+use crate::search::pool;
 
 /// What went wrong loading a model, with a message that names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +54,10 @@ impl std::error::Error for OnnxError {}
 /// A plan tract has made for one batch size.
 type Plan = Arc<TypedRunnableModel>;
 
+/// The fewest rows a thread takes when a batch is split among threads: below this, the
+/// hand-over costs more than it saves.
+const SPLIT_ROWS: usize = 32;
+
 /// An ONNX model as a batched MCTS evaluator.
 pub struct OnnxEvaluator {
     /// The model as read, kept to make a plan for each batch size.
@@ -69,6 +75,9 @@ pub struct OnnxEvaluator {
     /// Plans by batch size: a dynamic model's batches are padded to a power of two, so
     /// that a search whose batches vary makes a few plans, not one a size.
     plans: HashMap<usize, Plan>,
+    /// The threads a batch is split among: the search's ([`Evaluator::share_threads`]),
+    /// whose helpers wait while it runs. tract runs a batch on one thread.
+    threads: usize,
 }
 
 impl fmt::Debug for OnnxEvaluator {
@@ -108,6 +117,7 @@ impl OnnxEvaluator {
             batch_symbol,
             value_output: 0,
             plans: HashMap::new(),
+            threads: 1,
         };
         evaluator.check_outputs()?;
         Ok(evaluator)
@@ -163,27 +173,73 @@ impl OnnxEvaluator {
         Ok(plan)
     }
 
-    /// Runs the model on `n` observations padded to `size` rows; writes `n` values and
-    /// logits.
-    fn run(
+    /// The rows a plan takes for a part of `n` rows: the fixed batch, or `n` padded to a
+    /// power of two.
+    fn step(&self, n: usize) -> usize {
+        self.fixed_batch
+            .unwrap_or_else(|| n.max(1).next_power_of_two())
+    }
+
+    /// Runs the model on the batch on this thread.
+    fn run_here(
         &mut self,
         observations: &[f32],
-        size: usize,
         values: &mut [f32],
         logits: &mut [f32],
     ) -> TractResult<()> {
-        let n = values.len();
-        let plan = self.plan(size)?;
-        // The observations copied once, into the input itself; padding rows stay zero.
-        let mut input = Tensor::zero::<f32>(&[size, self.observation_size])?;
-        input.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?[..observations.len()]
-            .copy_from_slice(observations);
-        let outputs = plan.run(tvec![input.into()])?;
-        let value = outputs[self.value_output].try_as_plain_ram()?;
-        let logit = outputs[1 - self.value_output].try_as_plain_ram()?;
-        values.copy_from_slice(&value.as_slice::<f32>()?[..n]);
-        logits.copy_from_slice(&logit.as_slice::<f32>()?[..n * self.action_count]);
+        let step = self.step(values.len());
+        let plan = self.plan(step)?;
+        Rows::new(observations, values, logits).run(&plan, step, self.shape())
+    }
+
+    /// Runs the model on the batch cut into `parts` parts, one a thread: the plans made
+    /// here, then the parts run by the pool's threads and this one (a part no helper took,
+    /// for want of a thread or memory, runs here after).
+    fn run_split(
+        &mut self,
+        observations: &[f32],
+        values: &mut [f32],
+        logits: &mut [f32],
+        parts: usize,
+    ) -> Result<(), GameError> {
+        let (obs, acts) = (self.observation_size, self.action_count);
+        let rows = values.len().div_ceil(parts);
+        let mut jobs = Vec::new();
+        jobs.try_reserve_exact(parts)
+            .map_err(|_| GameError::OutOfMemory)?;
+        let chunks = observations
+            .chunks(rows * obs)
+            .zip(values.chunks_mut(rows))
+            .zip(logits.chunks_mut(rows * acts));
+        for ((o, v), l) in chunks {
+            let step = self.step(v.len());
+            let plan = self.plan(step).map_err(|_| GameError::EvaluatorFailed)?;
+            jobs.push(Mutex::new((Rows::new(o, v, l), plan, step, None)));
+        }
+        let shape = self.shape();
+        let work = |i: usize| {
+            let mut job = jobs[i].lock().unwrap_or_else(|p| p.into_inner());
+            let (rows, plan, step, done) = &mut *job;
+            if done.is_none() {
+                let ran = catch_unwind(AssertUnwindSafe(|| rows.run(plan, *step, shape)));
+                *done = Some(matches!(ran, Ok(Ok(()))));
+            }
+        };
+        pool::with_helpers(jobs.len() - 1, &work, || work(0));
+        (0..jobs.len()).for_each(work);
+        let failed = jobs.iter().any(|j| {
+            let job = j.lock().unwrap_or_else(|p| p.into_inner());
+            job.3 != Some(true)
+        });
+        if failed {
+            return Err(GameError::EvaluatorFailed);
+        }
         Ok(())
+    }
+
+    /// The observation's size, the logits' count and the value's output.
+    fn shape(&self) -> (usize, usize, usize) {
+        (self.observation_size, self.action_count, self.value_output)
     }
 
     /// Finds the value and the logits among the outputs, as a plan for one batch types
@@ -341,21 +397,53 @@ impl Evaluator for OnnxEvaluator {
             // A game of other sizes than the model's ([`OnnxEvaluator::fits`]).
             return Err(GameError::EvaluatorFailed);
         }
-        let (obs, acts) = (self.observation_size, self.action_count);
-        let step = match self.fixed_batch {
-            Some(b) => b,
-            None => n.max(1).next_power_of_two(),
-        };
+        let parts = self.threads.min(n / SPLIT_ROWS).max(1);
+        if parts > 1 {
+            return self.run_split(observations, values, logits, parts);
+        }
+        self.run_here(observations, values, logits)
+            .map_err(|_| GameError::EvaluatorFailed)
+    }
+
+    fn share_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+}
+
+/// A part of a batch: its observations, and where its values and logits go.
+struct Rows<'a> {
+    observations: &'a [f32],
+    values: &'a mut [f32],
+    logits: &'a mut [f32],
+}
+
+impl<'a> Rows<'a> {
+    fn new(observations: &'a [f32], values: &'a mut [f32], logits: &'a mut [f32]) -> Self {
+        Rows {
+            observations,
+            values,
+            logits,
+        }
+    }
+
+    /// Runs `plan` (for batches of `step` rows) on the rows, `step` at a time, each run
+    /// padded to `step` with zeros; `(observation size, logits, value output)`.
+    fn run(&mut self, plan: &Plan, step: usize, shape: (usize, usize, usize)) -> TractResult<()> {
+        let (obs, acts, value_output) = shape;
+        let n = self.values.len();
         let mut at = 0;
         while at < n {
             let k = step.min(n - at);
-            self.run(
-                &observations[at * obs..(at + k) * obs],
-                step,
-                &mut values[at..at + k],
-                &mut logits[at * acts..(at + k) * acts],
-            )
-            .map_err(|_| GameError::EvaluatorFailed)?;
+            // The observations copied once, into the input itself; padding rows stay zero.
+            let mut input = Tensor::zero::<f32>(&[step, obs])?;
+            input.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?[..k * obs]
+                .copy_from_slice(&self.observations[at * obs..(at + k) * obs]);
+            let outputs = plan.run(tvec![input.into()])?;
+            let value = outputs[value_output].try_as_plain_ram()?;
+            let logit = outputs[1 - value_output].try_as_plain_ram()?;
+            self.values[at..at + k].copy_from_slice(&value.as_slice::<f32>()?[..k]);
+            self.logits[at * acts..(at + k) * acts]
+                .copy_from_slice(&logit.as_slice::<f32>()?[..k * acts]);
             at += k;
         }
         Ok(())

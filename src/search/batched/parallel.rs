@@ -139,6 +139,7 @@ pub(super) fn run<G: Encode + Send, E: Evaluator + ?Sized>(
     let n = games.len();
     let room = opts.batch_room(n);
     let parts = threads.min(n).min(room);
+    evaluator.share_threads(parts.max(1));
     if parts <= 1 {
         let (results, calls, positions) = super::search::run(trees, games, evaluator, opts)?;
         return Ok((results, calls, positions, 1, None));
