@@ -76,12 +76,13 @@ $(BUILD)/alphabeta_demo_cpp: c_examples/alphabeta_demo.cpp include/minimax.h lib
 
 examples: $(EXAMPLES)
 
-# The library with the onnx feature (tract), in a target directory of its own so that
-# `make lib` and this do not rebuild each other; the C program that plays with it.
-ONNX_LIBDIR := $(CURDIR)/target/onnx/release
+# The library with the onnx feature (tract), built by its own profile (Cargo.toml: thin
+# LTO) into target/onnx, so that `make lib` and this do not rebuild each other; the C
+# program that plays with it.
+ONNX_LIBDIR := $(CURDIR)/target/onnx
 NET ?= build/alphazero/net.onnx
 onnx-lib: FORCE
-	$(CARGO) build --release --features onnx --target-dir target/onnx
+	$(CARGO) build --profile onnx --features onnx
 	ln -sf libminimax.so $(ONNX_LIBDIR)/$(SONAME)
 
 $(BUILD)/connect4_onnx: c_examples/connect4_onnx.c c_examples/connect4_game.h include/minimax.h onnx-lib | $(BUILD)

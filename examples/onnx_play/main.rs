@@ -4,8 +4,8 @@
 //! `onnx` feature:
 //!
 //! ```text
-//! cargo run --release --features onnx --example onnx_play -- NET.onnx [--simulations N] [--engine-first]
-//! cargo run --release --features onnx --example onnx_play -- NET.onnx --line 4453
+//! cargo run --profile onnx --features onnx --example onnx_play -- NET.onnx [--simulations N] [--engine-first]
+//! cargo run --profile onnx --features onnx --example onnx_play -- NET.onnx --line 4453
 //! ```
 //!
 //! You type a column, 1-7, and Enter; the program answers with its column, its value for
