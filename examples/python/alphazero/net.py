@@ -25,9 +25,12 @@ class Mlp(nn.Module):
 
     @nn.compact
     def __call__(self, x):
+        # He's initialisation, as the numpy network this one replaces had (flax's default,
+        # LeCun's, starts ReLU layers at half the variance).
+        init = nn.initializers.he_normal()
         for width in self.hidden:
-            x = nn.relu(nn.Dense(width)(x))
-        out = nn.Dense(self.actions + 1)(x)
+            x = nn.relu(nn.Dense(width, kernel_init=init)(x))
+        out = nn.Dense(self.actions + 1, kernel_init=init)(x)
         return jnp.tanh(out[:, -1]), out[:, :-1]
 
 
