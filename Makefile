@@ -193,12 +193,16 @@ test:
 # easyAI for a game written for it).
 PYTHON ?= python3
 PYENV = $(BUILD)/pyenv
+# The wheel's cargo profile: release, as a user's `pip install ./python`; CI says
+# WHEEL_PROFILE=wheel-test (python/Cargo.toml: the same code, built in less time).
+WHEEL_PROFILE ?= release
+WHEEL_FLAGS = $(if $(filter release,$(WHEEL_PROFILE)),--release,--profile $(WHEEL_PROFILE))
 python-test: lib
 	rm -rf $(PYENV) $(BUILD)/wheels
 	$(PYTHON) -m venv $(PYENV)
 	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy open_spiel ray easyAI \
 	  onnx onnxruntime -r examples/python/alphazero/requirements.txt
-	cd python && $(CURDIR)/$(PYENV)/bin/maturin build --release --quiet \
+	cd python && $(CURDIR)/$(PYENV)/bin/maturin build $(WHEEL_FLAGS) --quiet \
 	  --interpreter $(CURDIR)/$(PYENV)/bin/python --out $(CURDIR)/$(BUILD)/wheels
 	$(PYENV)/bin/pip install --quiet $(BUILD)/wheels/libminimax-*.whl
 	$(PYENV)/bin/pytest -q python/tests
