@@ -117,7 +117,7 @@ pub trait Evaluator {
 
     /// Told before a search's first call how many threads the search runs on; their
     /// helpers wait while the evaluator runs, so one that can split a batch may use as
-    /// many ([`OnnxEvaluator`] does). Ignored by default.
+    /// many (the `onnx` feature's `OnnxEvaluator` does). Ignored by default.
     fn share_threads(&mut self, threads: usize) {
         let _ = threads;
     }
