@@ -42,8 +42,7 @@ def mlp_weights(seed=0, sizes=(84, 128, 128, 8)):
 def mlp_onnx(weights):
     """The MLP as ONNX: the last layer's 8 outputs split into 7 logits and a value (tanh),
     as the JAX function computes them."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import helper, numpy_helper
 
     nodes, inits, x = [], [], "observations"
     for i, (w, b) in enumerate(weights):
