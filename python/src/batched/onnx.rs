@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use minimax::search::batched::{Encode, Evaluator, OnnxError, OnnxEvaluator as Core};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyDict, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyTuple};
 
 /// The library's error as the Python exception a caller expects: a file that cannot be
 /// read is an `OSError`, a model that does not fit a `ValueError`; the message names it.
@@ -123,8 +123,12 @@ impl OnnxEvaluator {
                 )));
             }
         };
-        let bytes: Vec<u8> = x.call_method0("tobytes")?.extract()?;
-        let input: Vec<f32> = bytes
+        // Read in place: a `Vec<u8>` extracted from `bytes` goes through Python's
+        // sequence protocol, one integer an element, and cost as much as the model.
+        let raw = x.call_method0("tobytes")?;
+        let input: Vec<f32> = raw
+            .cast::<PyBytes>()?
+            .as_bytes()
             .chunks_exact(4)
             .map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
@@ -137,9 +141,13 @@ impl OnnxEvaluator {
                 })?;
         }
         let as_array = |floats: &[f32], dims: &[usize]| -> PyResult<Bound<'py, PyAny>> {
-            let raw: Vec<u8> = floats.iter().flat_map(|f| f.to_ne_bytes()).collect();
-            let flat =
-                numpy.call_method("frombuffer", (PyByteArray::new(py, &raw),), Some(&kwargs))?;
+            let raw = PyByteArray::new_with(py, floats.len() * 4, |b| {
+                for (to, f) in b.chunks_exact_mut(4).zip(floats) {
+                    to.copy_from_slice(&f.to_ne_bytes());
+                }
+                Ok(())
+            })?;
+            let flat = numpy.call_method("frombuffer", (raw,), Some(&kwargs))?;
             flat.call_method1("reshape", (PyTuple::new(py, dims)?,))
         };
         Ok((
