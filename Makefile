@@ -13,6 +13,8 @@
 #   make mctx-bench    batched MCTS from Python against mctx and OpenSpiel, one network (jax)
 #   make onnx-bench    an ONNX model evaluated by the library: against JAX from Python in
 #                      a search, against onnxruntime alone (the onnx feature's targets)
+#   make onnx-profile  where those models' time goes: tract node by node, and rten
+#                      (after onnx-bench, which writes the model files)
 #   make players-bench n-player MCTS against OpenSpiel's MCTSBot (after python-test)
 #   make players-match round robins of the n-player searches (PLAYERS_GAME, MATCH_MS)
 #   make hidden-bench  ISMCTS against OpenSpiel's ISMCTSBot on Oh Hell and Hearts (an hour)
@@ -279,6 +281,14 @@ onnx-bench: lib
 	  --interpreter $(CURDIR)/$(MLENV)/bin/python --out $(CURDIR)/$(BUILD)/mlwheels
 	$(MLENV)/bin/pip install --quiet --force-reinstall --no-deps $(BUILD)/mlwheels/libminimax-*.whl
 	$(MLENV)/bin/python benches/onnx_bench.py
+
+# Where the time of onnx-bench's models goes (their files are its own): the library's
+# evaluator, tract's plan timed node by node, and rten on the same files, one thread.
+onnx-profile:
+	$(CARGO) run --release --quiet --manifest-path benches/onnx_profile/Cargo.toml -- \
+	  $(BUILD)/onnx_bench/mlp.onnx 28160
+	$(CARGO) run --release --quiet --manifest-path benches/onnx_profile/Cargo.toml -- \
+	  $(BUILD)/onnx_bench/resnet.onnx 18639244
 
 # Every dated sample of the README and docs/ rerun by its command, each of its lines
 # printed again with only its numbers changed (tests/c_programs/docs.rs): the benchmarks, the

@@ -6,7 +6,9 @@
    network called from Python as one jitted JAX function (padded to the batch size, so
    that it compiles once). One thread each; then the native search on two threads
    against one, beside the machine's two-process factor (two one-thread searches in two
-   processes at once against one alone).
+   processes at once against one alone). And the native search with an 84-8 network
+   instead, whose evaluation costs little: the search's own cost, which bounds what a
+   faster network could give against JAX.
 2. The native evaluator alone on a batch of 256, against onnxruntime (from PyPI) on the
    same model file, one thread each: the MLP, and a residual convolutional network as
    AlphaZero's (6 blocks of 64 channels on the 6x7 board, a policy and a value head),
@@ -218,6 +220,10 @@ def main():
     resnet_path = os.path.join(a.out, "resnet.onnx")
     with open(resnet_path, "wb") as f:
         f.write(resnet)
+    tiny_path = os.path.join(a.out, "tiny.onnx")
+    with open(tiny_path, "wb") as f:
+        f.write(mlp_onnx(mlp_weights(seed=3, sizes=(84, 8))))
+    tiny = libminimax.OnnxEvaluator(tiny_path)
     native = libminimax.OnnxEvaluator(mlp_path)
     python = jax_evaluator(weights)
     x = np.random.default_rng(2).integers(0, 2, (256, 84)).astype(np.float32)
@@ -229,11 +235,12 @@ def main():
     sessions = {name: ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
                 for name, path in [("mlp", mlp_path), ("resnet", resnet_path)]}
     natives = {"mlp": native, "resnet": libminimax.OnnxEvaluator(resnet_path)}
-    rows = {k: [] for k in ["native", "python", "native2", "pair", "mlp_n", "mlp_o", "res_n", "res_o"]}
+    rows = {k: [] for k in ["native", "python", "tiny", "native2", "pair", "mlp_n", "mlp_o", "res_n", "res_o"]}
     spawn = multiprocessing.get_context("spawn")
     for r in range(a.rounds):
         rows["native"].append(search_rate(native, 1, a.seconds))
         rows["python"].append(search_rate(python, 1, a.seconds))
+        rows["tiny"].append(search_rate(tiny, 1, a.seconds))
         rows["native2"].append(search_rate(native, 2, a.seconds))
         with spawn.Pool(2) as pool:
             rates = pool.map(alone, [(mlp_path, a.seconds, time.time() + 3.0)] * 2)
@@ -249,6 +256,8 @@ def main():
     print(f"\nmedians of {a.rounds} rounds, {a.seconds:g} s each search figure:")
     print(f"search, one thread: native evaluator {med['native']:,.0f} simulations a second, "
           f"jitted JAX from Python {med['python']:,.0f}: {ratio('native', 'python'):.2f}x")
+    print(f"search, one thread, an 84-8 network instead (the search's own cost): {med['tiny']:,.0f} "
+          f"simulations a second: {ratio('tiny', 'python'):.2f}x JAX's MLP search, about the most a faster network could give")
     print(f"search, two threads: native {med['native2']:,.0f}: {ratio('native2', 'native'):.2f}x one thread; "
           f"two one-thread searches in two processes: {ratio('pair', 'native'):.2f}x one alone")
     for name, short, macs in [("MLP 84-128-128-8", "mlp", 84 * 128 + 128 * 128 + 128 * 8), ("residual 6x64", "res", resnet_macs)]:
