@@ -6,6 +6,7 @@
 #   make test          cargo test (the README's test command)
 #   make proofs        a million random (game, options) pairs, each proof checked (by hand)
 #   make python-test   the Python package's tests in a fresh virtual environment
+#   make python-wheel  its first half (the environment and the wheel); make python-pytest its second
 #   make python-bench  the Python package's figures against easyAI, OpenSpiel, the Rust example
 #   make newcomer-bench  a newcomer's Python games: easyAI's time against the package's defaults
 #   make batched-bench  batched MCTS's own cost: Connect Four leaves a second, constant evaluator
@@ -58,7 +59,7 @@ C_EXAMPLES   := minimax_demo alphabeta_demo tree_solver tictactoe connect4 2048 
 CPP_EXAMPLES := alphabeta_demo_cpp
 EXAMPLES     := $(addprefix $(BUILD)/,$(C_EXAMPLES) $(CPP_EXAMPLES))
 
-.PHONY: all lib onnx-lib onnx-play onnx-bench examples demo header test proofs python-test python-bench newcomer-bench batched-bench python-batched-bench mctx-bench players-bench hidden-bench players-match web web-package web-test web-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
+.PHONY: all lib onnx-lib onnx-play onnx-bench onnx-profile examples demo header test proofs python-test python-wheel python-pytest python-bench newcomer-bench batched-bench python-batched-bench mctx-bench players-bench hidden-bench players-match web web-package web-test web-bench samples tsan miri miri-targets miri-seeds bench match fuzz fuzz-smoke install uninstall clean FORCE
 
 all: examples
 
@@ -199,14 +200,22 @@ PYENV = $(BUILD)/pyenv
 # WHEEL_PROFILE=wheel-test (python/Cargo.toml: the same code, built in less time).
 WHEEL_PROFILE ?= release
 WHEEL_FLAGS = $(if $(filter release,$(WHEEL_PROFILE)),--release,--profile $(WHEEL_PROFILE))
+# Its two halves can run apart (CI builds the wheel beside the library's tests):
+# python-wheel makes the environment and the wheel, python-pytest installs it and tests.
 python-test: lib
+	$(MAKE) python-wheel
+	$(MAKE) python-pytest
+
+python-wheel:
 	rm -rf $(PYENV) $(BUILD)/wheels
 	$(PYTHON) -m venv $(PYENV)
 	$(PYENV)/bin/pip install --quiet 'maturin>=1.7,<2' 'pytest>=7' numpy open_spiel ray easyAI \
 	  onnx onnxruntime -r examples/python/alphazero/requirements.txt
 	cd python && $(CURDIR)/$(PYENV)/bin/maturin build $(WHEEL_FLAGS) --quiet \
 	  --interpreter $(CURDIR)/$(PYENV)/bin/python --out $(CURDIR)/$(BUILD)/wheels
-	$(PYENV)/bin/pip install --quiet $(BUILD)/wheels/libminimax-*.whl
+
+python-pytest: lib
+	$(PYENV)/bin/pip install --quiet --force-reinstall --no-deps $(BUILD)/wheels/libminimax-*.whl
 	$(PYENV)/bin/pytest -q python/tests
 
 # The Python package's figures against easyAI, OpenSpiel and the Rust example, in one
