@@ -202,7 +202,7 @@ WHEEL_PROFILE ?= release
 WHEEL_FLAGS = $(if $(filter release,$(WHEEL_PROFILE)),--release,--profile $(WHEEL_PROFILE))
 # Its two halves can run apart (CI builds the wheel beside the library's tests):
 # python-wheel makes the environment and the wheel, python-pytest installs it and tests.
-python-test: lib
+python-test:
 	$(MAKE) python-wheel
 	$(MAKE) python-pytest
 

@@ -126,12 +126,8 @@ impl OnnxEvaluator {
         // Read in place: a `Vec<u8>` extracted from `bytes` goes through Python's
         // sequence protocol, one integer an element, and cost as much as the model.
         let raw = x.call_method0("tobytes")?;
-        let input: Vec<f32> = raw
-            .cast::<PyBytes>()?
-            .as_bytes()
-            .chunks_exact(4)
-            .map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let mut input = vec![0f32; n * obs];
+        super::get(raw.cast::<PyBytes>()?.as_bytes(), &mut input);
         let mut values = vec![0f32; n];
         let mut logits = vec![0f32; n * self.action_count];
         if n > 0 {
@@ -142,9 +138,7 @@ impl OnnxEvaluator {
         }
         let as_array = |floats: &[f32], dims: &[usize]| -> PyResult<Bound<'py, PyAny>> {
             let raw = PyByteArray::new_with(py, floats.len() * 4, |b| {
-                for (to, f) in b.chunks_exact_mut(4).zip(floats) {
-                    to.copy_from_slice(&f.to_ne_bytes());
-                }
+                super::put(b, floats);
                 Ok(())
             })?;
             let flat = numpy.call_method("frombuffer", (raw,), Some(&kwargs))?;
